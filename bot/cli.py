@@ -1,0 +1,135 @@
+"""`kessel`: the command line (DESIGN §6).
+
+    kessel                       local play: pick a shipped scenario and play it here
+    kessel play [SCENARIO]       local play of a scenario (shipped id or file) or game export
+    kessel scenarios             list the shipped scenarios
+    kessel run SCENARIO [--orders FILE|-] [--dice 3,4,6,1] [--seed N] [--json] [--save FILE]
+    kessel moves SCENARIO UNIT [--orders FILE]   where a unit may move now, with costs
+
+Exit status: 0 ok, 1 a bad file or argument, 2 a rejected order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.script import SourceError, describe_event, export_yaml, load_source, result_json, run_script
+from engine.dice import parse_faces
+from engine.state import GameState
+from engine.wb95.game import legal_moves
+from engine.wb95.movement import fmt_mp
+from scenarios import list_scenarios
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "run":
+            return _run(args)
+        if args.command == "scenarios":
+            return _scenarios()
+        if args.command == "moves":
+            return _moves(args)
+        from bot.local import play
+
+        return play(getattr(args, "scenario", None))
+    except SourceError as e:
+        print(f"kessel: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kessel", description="Kessel, a wargame referee")
+    sub = p.add_subparsers(dest="command")
+    run = sub.add_parser("run", help="apply a script of orders and print the final state")
+    run.add_argument("scenario", help="scenario file, shipped scenario id, or game export")
+    run.add_argument("--orders", help="file of orders, or - for standard input")
+    run.add_argument("--dice", help="force the next single d6 faces, e.g. 3,4,6,1")
+    run.add_argument("--seed", type=int, help="seed of the dice generator (default 0)")
+    run.add_argument("--json", action="store_true", help="print one JSON object")
+    run.add_argument("--save", help="write a game export that replays to this position")
+    play = sub.add_parser("play", help="play a scenario locally (hot seat)")
+    play.add_argument("scenario", nargs="?")
+    sub.add_parser("scenarios", help="list the shipped scenarios")
+    mv = sub.add_parser("moves", help="list where a unit may move now")
+    mv.add_argument("scenario")
+    mv.add_argument("unit")
+    mv.add_argument("--orders", help="orders to apply first")
+    return p
+
+
+def _read_orders(ref: str | None) -> str:
+    if ref is None:
+        return ""
+    if ref == "-":
+        return sys.stdin.read()
+    try:
+        return Path(ref).read_text(encoding="utf-8")
+    except OSError as e:
+        raise SourceError(f"{ref}: {e.strerror or e}") from None
+
+
+def _dice(text: str | None) -> list[int]:
+    if not text:
+        return []
+    try:
+        return parse_faces(text)
+    except ValueError as e:
+        raise SourceError(f"--dice: {e}") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    src = load_source(args.scenario)
+    orders = src.orders + _read_orders(args.orders)
+    seed = args.seed if args.seed is not None else (src.seed or 0)
+    res = run_script(src.setup, orders, seed, src.dice + _dice(args.dice))
+    if args.save:
+        Path(args.save).write_text(export_yaml(res, src.scenario_ref), encoding="utf-8")
+    if args.json:
+        print(json.dumps(result_json(res), ensure_ascii=False))
+    else:
+        for e in res.record.events:
+            print(describe_event(e))
+        _print_units(res.record.state)
+        if res.rejected:
+            r = res.rejected
+            print(f"line {r['line']}: rejected: {r['order']}\n  {r['message']}", file=sys.stderr)
+    return 2 if res.rejected else 0
+
+
+def _print_units(state: GameState) -> None:
+    for u in sorted(state.units.values(), key=lambda x: (x.side, x.id)):
+        where = "eliminated" if u.eliminated else (u.hex or "off map")
+        print(f"  {u.side:8} {u.id:14} {where:10} CEL {u.cel}/{u.max_cel}")
+
+
+def _scenarios() -> int:
+    for info in list_scenarios():
+        print(f"{info.id:24} {info.game:8} {info.turns:3} turns  {info.name}")
+    return 0
+
+
+def _moves(args: argparse.Namespace) -> int:
+    src = load_source(args.scenario)
+    res = run_script(src.setup, src.orders + _read_orders(args.orders), src.seed or 0, src.dice)
+    if res.rejected:
+        print(f"line {res.rejected['line']}: {res.rejected['message']}", file=sys.stderr)
+        return 2
+    moves = legal_moves(res.record.state, args.unit)
+    if not moves:
+        print(f"{args.unit} cannot move now")
+        return 0
+    for h, r in sorted(moves.items(), key=lambda kv: (kv[1].cost, kv[0])):
+        note = " (stops: enemy ZoC)" if r.stops else ""
+        print(f"{h}  {fmt_mp(r.cost):>5} MP  via {' '.join(r.path)}{note}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

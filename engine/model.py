@@ -1,0 +1,236 @@
+"""The static side of a game: map, tables, unit values and scenario settings.
+
+These objects arrive already validated (the `scenarios` package builds them from YAML)
+and never change during play, so game states share them instead of copying them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from engine.hexgrid import Grid, HexId, Hexside, hexside
+
+MoveClass = Literal["foot", "trucked", "mechanized", "none"]
+MOVE_CLASSES: tuple[MoveClass, ...] = ("foot", "trucked", "mechanized", "none")
+
+# Movement class a unit type has unless the scenario says otherwise (1.3, R11).
+DEFAULT_MOVE: Mapping[str, MoveClass] = {
+    "inf": "foot",
+    "cav": "foot",
+    "para": "foot",
+    "eng": "foot",
+    "arm": "mechanized",
+    "mech": "mechanized",
+    "mot": "trucked",
+    "recon": "mechanized",
+    "ag": "mechanized",
+    "at": "trucked",
+    "art": "trucked",  # non-mechanized artillery counts as trucked (1.3)
+    "sp-art": "mechanized",
+    "aa": "trucked",
+    "hq": "trucked",  # R11
+    "rg": "foot",
+    "vs": "foot",
+    "fu": "none",
+}
+UNIT_TYPES: tuple[str, ...] = tuple(DEFAULT_MOVE)
+
+# Types without a zone of control: artillery 6.1.5, HQ 9.1.1, resilience groups 15.2.2.
+NO_ZOC_TYPES: frozenset[str] = frozenset({"art", "sp-art", "hq", "rg"})
+
+# A cost of None means the move is impossible for that class.
+Cost = Fraction | None
+
+
+@dataclass(frozen=True, eq=False)
+class TerrainRow:
+    """One hex terrain of a TERRAIN INFLUENCE table (3.1.11, 5.5.1).
+
+    `cost` maps a movement class (and optionally "hq", for R10's HQ-in-swamp cost) to the
+    MP cost of entering; with `base` set, the costs are added to the base terrain's
+    (forest is "+1" on top of clear ground, 3.1.12)."""
+
+    name: str
+    cost: Mapping[str, Cost]
+    combat: int = 0
+    base: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class HexsideRow:
+    """A hexside feature: extra MP cost to cross (3.1.12) and its combat effect.
+
+    `bridge_only`: crossing is impossible except by an intact bridge (R24).
+    `blocks_zoc`: ZoC does not extend across it (4.1.3). `no_attack`: attacks across it
+    are impossible (Korsun table, Dnieper)."""
+
+    name: str
+    cost: Mapping[str, Cost]
+    combat: int = 0
+    bridge_only: bool = False
+    blocks_zoc: bool = False
+    no_attack: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class RoadRow:
+    """A road kind: its cost replaces the terrain cost along a connection; `bonus` gives the
+    one extra hex of the table's footnote (R12)."""
+
+    name: str
+    cost: Mapping[str, Cost]
+    bonus: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class TerrainTable:
+    game: str
+    terrain: Mapping[str, TerrainRow]
+    hexsides: Mapping[str, HexsideRow]
+    roads: Mapping[str, RoadRow]
+    # Field fortification CMs by terrain (R15); "*" is every other terrain.
+    ff_cms: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, eq=False)
+class MapData:
+    """A map (DESIGN §3). Hexsides, bridges and roads are keyed by unordered hexside."""
+
+    id: str
+    grid: Grid
+    default: str = "clear"
+    terrain: Mapping[HexId, str] = field(default_factory=dict)
+    names: Mapping[HexId, str] = field(default_factory=dict)
+    hexsides: Mapping[Hexside, frozenset[str]] = field(default_factory=dict)
+    bridges: frozenset[Hexside] = frozenset()
+    roads: Mapping[Hexside, frozenset[str]] = field(default_factory=dict)
+    edges: Mapping[str, tuple[HexId, ...]] = field(default_factory=dict)
+    zones: Mapping[str, tuple[HexId, ...]] = field(default_factory=dict)
+
+    def terrain_of(self, h: HexId) -> str:
+        return self.terrain.get(h, self.default)
+
+    def features(self, a: HexId, b: HexId) -> frozenset[str]:
+        return self.hexsides.get(hexside(a, b), frozenset())
+
+    def bridged(self, a: HexId, b: HexId) -> bool:
+        return hexside(a, b) in self.bridges
+
+    def road_kinds(self, a: HexId, b: HexId) -> frozenset[str]:
+        return self.roads.get(hexside(a, b), frozenset())
+
+    def label(self, h: HexId) -> str:
+        """`0405` or `0405 (Steblev)` for messages."""
+        name = self.names.get(h)
+        return f"{h} ({name})" if name else h
+
+
+@dataclass(frozen=True, eq=False)
+class UnitSpec:
+    """A unit's printed values (the countersheet), which never change in play."""
+
+    id: str
+    name: str
+    side: str
+    nation: str
+    type: str
+    move: MoveClass
+    size: str = ""
+    formation: str = ""
+    sp: int = 0
+    art: tuple[int, int] | None = None  # artillery attack/defence SPs
+    mp: Fraction = Fraction(0)
+    max_cel: int = 1
+    stars: tuple[str, ...] = ()
+
+    @property
+    def has_zoc(self) -> bool:
+        return self.type not in NO_ZOC_TYPES
+
+    @property
+    def is_hq(self) -> bool:
+        return self.type == "hq"
+
+    @property
+    def motorized(self) -> bool:
+        return self.move in ("trucked", "mechanized")
+
+
+@dataclass(frozen=True, eq=False)
+class UnitStart:
+    """Where and how a unit begins: on the map, or arriving later (11.0)."""
+
+    id: str
+    hex: HexId | None
+    cel: int
+    oos: int = 0
+    disorganized: bool = False
+    fortification: str | None = None
+    setup: str | None = None
+    arrives: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class SideSpec:
+    name: str
+    nation: str
+    supply: tuple[Mapping[str, str], ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class VictoryHex:
+    hex: HexId
+    vp: int
+    side: str | None = None  # only this side scores it; None: whoever controls it
+
+
+@dataclass(frozen=True, eq=False)
+class Setup:
+    """Everything a scenario fixes (DESIGN §5) in engine form."""
+
+    id: str
+    name: str
+    system: str
+    game: str
+    initiative: str
+    sides: Mapping[str, SideSpec]
+    turns: int
+    start_turn: int
+    start_phase: str
+    start_active: str
+    map: MapData
+    table: TerrainTable
+    morale: Mapping[str, int]
+    units: Mapping[str, UnitSpec]
+    starts: tuple[UnitStart, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    calendar_start: dt.date | None = None
+    control: Mapping[HexId, str] | None = None  # explicit initial control (4.3.1)
+    victory: tuple[VictoryHex, ...] = ()
+    barrage: bool = False  # 6.5: only where the scenario allows it
+    air: Mapping[str, Any] = field(default_factory=dict)
+    special: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """Player A first (2.2)."""
+        others = [s for s in self.sides if s != self.initiative]
+        return (self.initiative, *others)
+
+    def enemy_of(self, side: str) -> str:
+        for s in self.sides:
+            if s != side:
+                return s
+        raise KeyError(side)
+
+    def date_of(self, turn: int) -> dt.date | None:
+        """One turn is one day (2.1.6)."""
+        if self.calendar_start is None:
+            return None
+        return self.calendar_start + dt.timedelta(days=turn - 1)

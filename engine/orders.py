@@ -1,0 +1,182 @@
+"""Player inputs (DESIGN §2, §4): typed orders parsed from the order notation.
+
+Every order carries the side that gave it (None when the line had no `side:` prefix,
+meaning "the side whose input the game awaits"), its 1-based line number in the text it
+came from, and that line's text, so a rejection can point back at it.
+
+Unit references are scenario ids, or `@HEX` (every friendly unit in that hex that may
+take the order); the engine resolves them, the parser only checks their form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+SideName = str  # "soviet", "german", ... or "mod" for moderator lines
+
+
+@dataclass(frozen=True)
+class Order:
+    side: SideName | None = field(default=None, kw_only=True)
+    line: int = field(default=0, kw_only=True)
+    text: str = field(default="", kw_only=True, compare=False)
+
+    @property
+    def verb(self) -> str:
+        return VERBS_BY_TYPE[type(self)]
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    """`move UNITS HEX [HEX ...]`: a path of adjacent hexes, or just the destination."""
+
+    units: tuple[str, ...]
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Attack(Order):
+    """`attack UNITS -> HEX [support UNITS] [air AIRREFS]` (5.1)."""
+
+    units: tuple[str, ...]
+    target: str
+    support: tuple[str, ...] = ()
+    air: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fire(Order):
+    """`fire UNITS -> HEX`: artillery ranged attack (6.4)."""
+
+    units: tuple[str, ...]
+    target: str
+
+
+@dataclass(frozen=True)
+class Barrage(Order):
+    """`barrage UNITS -> HEX` (6.5)."""
+
+    units: tuple[str, ...]
+    target: str
+
+
+@dataclass(frozen=True)
+class Fortify(Order):
+    """`fortify UNITS`: build field fortifications (7.1)."""
+
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SetupChange(Order):
+    """`setup UNIT combat|transport` (6.2)."""
+
+    units: tuple[str, ...]
+    mode: Literal["combat", "transport"]
+
+
+@dataclass(frozen=True)
+class Strategic(Order):
+    """`strategic UNITS`: mark for strategic movement (12.0)."""
+
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Enter(Order):
+    """`enter UNITS ZONE|HEX [HEX ...]`: reinforcement entry (11.0), optionally with a path
+    continuing from the entry hex."""
+
+    units: tuple[str, ...]
+    where: str
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Air(Order):
+    """`air COUNTER|SPs MISSION HEX`: a sealed air mission (8.0). `amount` is set when the
+    first word is a number (Korsun SPs), `counter` when it is an air counter id (Kursk)."""
+
+    mission: str
+    hex: str
+    counter: str | None = None
+    amount: int | None = None
+
+
+@dataclass(frozen=True)
+class Mask(Order):
+    """`mask HEX on|off` (16.1.2)."""
+
+    hex: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class Bridge(Order):
+    """`bridge destroy A/B` or `bridge build HQ A/B` (14.0)."""
+
+    action: Literal["destroy", "build"]
+    hexside: tuple[str, str]
+    hq: str | None = None
+
+
+@dataclass(frozen=True)
+class Losses(Order):
+    """`losses UNIT [UNIT ...]`: answer a losses decision, one CEL per listing."""
+
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Retreat(Order):
+    """`retreat UNIT [HEX ...]`: retreat path; no hexes = hold (sustained retreat 5.3.7)."""
+
+    unit: str
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pursue(Order):
+    """`pursue UNIT HEX [HEX ...]` (5.4)."""
+
+    unit: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Pass(Order):
+    """`pass`: decline an optional step (pursuit, advance, a voluntary ability)."""
+
+
+@dataclass(frozen=True)
+class Done(Order):
+    """`done`: end my part of the current phase."""
+
+
+@dataclass(frozen=True)
+class Mod(Order):
+    """`mod: VERB ARGS...`: a moderator command; `words` are the raw words after `mod:`."""
+
+    words: tuple[str, ...]
+
+
+VERBS_BY_TYPE: dict[type[Order], str] = {
+    Move: "move",
+    Attack: "attack",
+    Fire: "fire",
+    Barrage: "barrage",
+    Fortify: "fortify",
+    SetupChange: "setup",
+    Strategic: "strategic",
+    Enter: "enter",
+    Air: "air",
+    Mask: "mask",
+    Bridge: "bridge",
+    Losses: "losses",
+    Retreat: "retreat",
+    Pursue: "pursue",
+    Pass: "pass",
+    Done: "done",
+    Mod: "mod",
+}

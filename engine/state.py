@@ -1,0 +1,140 @@
+"""The dynamic side of a game: plain data that serialises to JSON (DESIGN §2).
+
+A state points at its `Setup` (static, shared between states) and holds everything that
+changes. States are only changed by applying events (`engine.wb95.reducer`), so replaying a
+game's events from its initial state rebuilds the identical state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
+from typing import Any
+
+from engine.dice import DiceState
+from engine.hexgrid import HexId
+from engine.model import Setup
+
+
+@dataclass
+class UnitState:
+    id: str
+    side: str
+    hex: HexId | None
+    cel: int
+    max_cel: int
+    oos: int = 0
+    disorganized: bool = False
+    fortification: str | None = None  # "ff" | "if" | None (7.1, 7.2)
+    setup: str | None = None  # towed artillery: "combat" | "transport" (6.2)
+    strategic: bool = False  # marked for strategic movement (12.0)
+    eliminated: bool = False
+    arrives: dict[str, Any] | None = None  # not yet on the map (11.0)
+    moved: bool = False  # has moved in the current phase (3.1.6)
+    mp_spent: Fraction = Fraction(0)
+    entered_seq: int = 0  # order of arrival in its hex: the earliest is the top counter
+
+    @property
+    def on_map(self) -> bool:
+        return self.hex is not None and not self.eliminated
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "side": self.side,
+            "hex": self.hex,
+            "cel": self.cel,
+            "max_cel": self.max_cel,
+            "oos": self.oos,
+            "disorganized": self.disorganized,
+            "fortification": self.fortification,
+            "setup": self.setup,
+            "strategic": self.strategic,
+            "eliminated": self.eliminated,
+        }
+
+
+@dataclass
+class Decision:
+    """A pending decision addressed to one side (DESIGN §2): nothing else of that side's
+    can happen until it is answered."""
+
+    side: str
+    kind: str
+    options: Any
+    rule: str = ""
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "kind": self.kind, "options": self.options, "rule": self.rule}
+
+
+@dataclass
+class GameState:
+    setup: Setup
+    turn: int
+    phase: int  # index into the sequence of play (engine.wb95.sequence.PHASES)
+    units: dict[str, UnitState]
+    control: dict[HexId, str]
+    dice: DiceState
+    done: list[str] = field(default_factory=list)  # sides that said `done` this phase
+    pending: list[Decision] = field(default_factory=list)
+    seq: int = 0  # number of the last event
+    over: bool = False
+    result: dict[str, Any] | None = None
+
+    def clone(self) -> GameState:
+        """A copy that shares the static setup and copies everything mutable."""
+        return GameState(
+            setup=self.setup,
+            turn=self.turn,
+            phase=self.phase,
+            units={k: replace(u) for k, u in self.units.items()},
+            control=dict(self.control),
+            dice=self.dice.clone(),
+            done=list(self.done),
+            pending=[replace(d, info=dict(d.info)) for d in self.pending],
+            seq=self.seq,
+            over=self.over,
+            result=None if self.result is None else dict(self.result),
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything dynamic, as comparable plain data (for replay checks and saves)."""
+        return {
+            "turn": self.turn,
+            "phase": self.phase,
+            "units": {
+                k: {f.name: _plain(getattr(u, f.name)) for f in fields(u)}
+                for k, u in sorted(self.units.items())
+            },
+            "control": dict(sorted(self.control.items())),
+            "dice": self.dice.to_json(),
+            "done": list(self.done),
+            "pending": [d.to_json() | {"info": d.info} for d in self.pending],
+            "seq": self.seq,
+            "over": self.over,
+            "result": self.result,
+        }
+
+    # --- queries used everywhere --------------------------------------------------------
+    def units_at(self, h: HexId) -> list[UnitState]:
+        """The units in a hex, top counter first (the one that has been there longest)."""
+        us = [u for u in self.units.values() if u.hex == h and not u.eliminated]
+        us.sort(key=lambda u: u.entered_seq)
+        return us
+
+    def occupant_side(self, h: HexId) -> str | None:
+        for u in self.units.values():
+            if u.hex == h and not u.eliminated:
+                return u.side
+        return None
+
+    def on_map(self, side: str | None = None) -> list[UnitState]:
+        return [u for u in self.units.values() if u.on_map and (side is None or u.side == side)]
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, Fraction):
+        return str(v)
+    return v

@@ -1,0 +1,183 @@
+"""Per-viewer views (DESIGN §2, 16.1): the only way anything leaves the engine for a player.
+
+- A side sees all of its own units. Of an enemy stack it sees the top counter (16.1.1)
+  and how many counters the stack has; where the stack is adjacent to one of its units,
+  it also learns each counter's type, and its CELs unless the stack is fortified
+  (16.1.4). Enemy units not yet on the map are not shown.
+- A spectator sees every unit as that unit's enemy sees it: what both sides' public
+  views share.
+- A moderator sees everything.
+Pending decisions are shown in full to the side they are addressed to; other viewers
+only learn which side is being waited for and for what kind of decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.hexgrid import HexId
+from engine.state import GameState, UnitState
+from engine.wb95 import flow
+from engine.wb95.control import victory_points
+from engine.wb95.sequence import PHASES
+
+SPECTATOR = "spectator"
+MODERATOR = "moderator"
+
+
+@dataclass(frozen=True)
+class UnitView:
+    """One counter as a viewer sees it. Unknown values are None; `known` says how much
+    is seen: "full", "type" (type and maybe CELs only) or "hidden" (just a counter)."""
+
+    side: str
+    hex: HexId | None
+    known: str
+    stack_pos: int = 0  # 0 = top counter
+    id: str | None = None
+    name: str | None = None
+    type: str | None = None
+    size: str | None = None
+    nation: str | None = None
+    sp: int | None = None
+    art: tuple[int, int] | None = None
+    mp: str | None = None
+    cel: int | None = None
+    max_cel: int | None = None
+    stars: tuple[str, ...] = ()
+    oos: int | None = None
+    disorganized: bool | None = None
+    fortification: str | None = None
+    setup: str | None = None
+    strategic: bool | None = None
+    eliminated: bool = False
+
+
+@dataclass(frozen=True)
+class PendingView:
+    side: str
+    kind: str
+    options: Any = None  # only for the side the decision is addressed to
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class View:
+    viewer: str
+    scenario: str
+    turn: int
+    date: str | None
+    phase: str
+    phase_number: int
+    active: tuple[str, ...]
+    awaited: tuple[str, ...]
+    units: tuple[UnitView, ...]
+    control: dict[HexId, str]
+    pending: tuple[PendingView, ...]
+    vp: dict[str, int]
+    over: bool
+    result: dict[str, Any] | None = None
+    stacks: dict[HexId, int] = field(default_factory=dict)  # counters per occupied hex
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["units"] = [{k: v for k, v in asdict(u).items() if v is not None} for u in self.units]
+        return d
+
+
+def _full(state: GameState, u: UnitState, pos: int) -> UnitView:
+    spec = state.setup.units[u.id]
+    return UnitView(
+        side=u.side,
+        hex=u.hex,
+        known="full",
+        stack_pos=pos,
+        id=u.id,
+        name=spec.name,
+        type=spec.type,
+        size=spec.size,
+        nation=spec.nation,
+        sp=spec.sp,
+        art=spec.art,
+        mp=str(spec.mp),
+        cel=u.cel,
+        max_cel=u.max_cel,
+        stars=spec.stars,
+        oos=u.oos,
+        disorganized=u.disorganized,
+        fortification=u.fortification,
+        setup=u.setup,
+        strategic=u.strategic,
+        eliminated=u.eliminated,
+    )
+
+
+def _as_enemy_sees(
+    state: GameState, u: UnitState, pos: int, adjacent: bool, fortified: bool
+) -> UnitView:
+    if pos == 0:
+        return _full(state, u, pos)  # 16.1.1: the top counter is visible
+    if adjacent:  # 16.1.4
+        spec = state.setup.units[u.id]
+        return UnitView(
+            side=u.side,
+            hex=u.hex,
+            known="type",
+            stack_pos=pos,
+            type=spec.type,
+            cel=None if fortified else u.cel,
+        )
+    return UnitView(side=u.side, hex=u.hex, known="hidden", stack_pos=pos)
+
+
+def view(state: GameState, viewer: str) -> View:
+    setup = state.setup
+    if viewer not in setup.sides and viewer not in (SPECTATOR, MODERATOR):
+        raise ValueError(f"unknown viewer '{viewer}'")
+    grid = setup.map.grid
+    units: list[UnitView] = []
+    stacks: dict[HexId, list[UnitState]] = {}
+    for u in state.units.values():
+        if u.on_map:
+            assert u.hex is not None
+            stacks.setdefault(u.hex, []).append(u)
+    side_hexes: dict[str, set[HexId]] = {s: set() for s in setup.sides}
+    for h, us in stacks.items():
+        us.sort(key=lambda x: x.entered_seq)
+        side_hexes[us[0].side].add(h)
+    for h, us in sorted(stacks.items()):
+        owner = us[0].side
+        if viewer in (MODERATOR, owner):
+            units.extend(_full(state, u, i) for i, u in enumerate(us))
+            continue
+        enemy = setup.enemy_of(owner)  # for a spectator: as the owner's enemy sees it
+        adjacent = any(n in side_hexes[enemy] for n in grid.neighbours(h))
+        fortified = any(u.fortification for u in us)
+        units.extend(_as_enemy_sees(state, u, i, adjacent, fortified) for i, u in enumerate(us))
+    for u in sorted(state.units.values(), key=lambda x: x.id):
+        if u.eliminated or (u.hex is None and viewer in (MODERATOR, u.side)):
+            units.append(_full(state, u, 0))
+    pending = tuple(
+        PendingView(d.side, d.kind, d.options if viewer in (MODERATOR, d.side) else None, d.rule)
+        for d in state.pending
+    )
+    ph = PHASES[state.phase]
+    date = setup.date_of(state.turn)
+    return View(
+        viewer=viewer,
+        scenario=setup.id,
+        turn=state.turn,
+        date=None if date is None else date.isoformat(),
+        phase=ph.kind,
+        phase_number=ph.number,
+        active=flow.acting_sides(state),
+        awaited=tuple(flow.awaited_sides(state)),
+        units=tuple(units),
+        control=dict(state.control),
+        pending=pending,
+        vp=victory_points(state),
+        over=state.over,
+        result=state.result,
+        stacks={h: len(us) for h, us in stacks.items()},
+    )

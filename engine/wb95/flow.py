@@ -1,0 +1,144 @@
+"""2.1 Running the sequence of play: entering, skipping and ending phases, and turns.
+
+A phase is omitted when nothing in it is mandatory and no voluntary action is possible
+(2.1.4): an Air Phase with no air strength on either side, a barrage phase the scenario
+does not allow (6.5), a Combat Phase in which the side has no possible attack, a Strategic
+Movement Phase with no unit marked for it. Otherwise the phase waits until every side
+acting in it says `done`. The Supply Phase's steps are automatic (R9) and run as soon as
+it starts (docs/rulings.md K6).
+"""
+
+from __future__ import annotations
+
+from engine.core import Ctx
+from engine.state import GameState
+from engine.wb95.control import control_changes, victory_points
+from engine.wb95.sequence import PHASES, Phase, actors
+
+ARTILLERY_RANGE = 3  # 6.1.2
+
+
+def current_phase(state: GameState) -> Phase:
+    return PHASES[state.phase]
+
+
+def acting_sides(state: GameState) -> tuple[str, ...]:
+    return actors(current_phase(state), state.setup.side_names)
+
+
+def awaited_sides(state: GameState) -> list[str]:
+    """Sides whose input the game waits for now: a pending decision first, else the
+    acting sides that have not said `done`."""
+    if state.over:
+        return []
+    if state.pending:
+        return sorted({d.side for d in state.pending})
+    return [s for s in acting_sides(state) if s not in state.done]
+
+
+def skip_reason(state: GameState) -> str | None:
+    """Why the current phase may be omitted (2.1.4), or None if it must be played."""
+    ph = current_phase(state)
+    side = acting_sides(state)[0]
+    setup = state.setup
+    if ph.kind == "air":
+        if not any(setup.air.get(s) for s in setup.sides):
+            return "no air units in this scenario (8.0)"
+        return None
+    if ph.kind == "barrage":
+        return None if setup.barrage else "the scenario does not allow barrage (6.5)"
+    if ph.kind == "movement":
+        if not state.on_map(side) and not any(
+            u.arrives is not None and u.side == side for u in state.units.values()
+        ):
+            return f"{side} has no units"
+        return None
+    if ph.kind == "combat":
+        return None if _possible_attack(state, side) else f"{side} has no unit able to attack"
+    if ph.kind == "strategic":
+        if any(u.strategic for u in state.on_map(side)):
+            return None
+        return f"no {side} unit is marked for strategic movement (12.0)"
+    return None
+
+
+def _possible_attack(state: GameState, side: str) -> bool:
+    """Any regular unit adjacent to an enemy unit, or artillery in combat setup within
+    range of one (5.1, 6.4)."""
+    grid = state.setup.map.grid
+    enemy = state.setup.enemy_of(side)
+    enemy_hexes = {u.hex for u in state.on_map(enemy)}
+    if not enemy_hexes:
+        return False
+    for u in state.on_map(side):
+        spec = state.setup.units[u.id]
+        assert u.hex is not None
+        if spec.type in ("art", "sp-art"):
+            if u.setup != "transport" and any(
+                h in enemy_hexes for h in grid.within(u.hex, ARTILLERY_RANGE)
+            ):
+                return True
+        elif not spec.is_hq and any(n in enemy_hexes for n in grid.neighbours(u.hex)):
+            return True
+    return False
+
+
+def enter_phase(ctx: Ctx, index: int) -> None:
+    """Start phase `index` of the current turn, then skip or run phases automatically
+    until one needs a player's input or the game ends."""
+    while True:
+        ph = PHASES[index]
+        ctx.emit(
+            "phase_started",
+            index=index,
+            number=ph.number,
+            phase=ph.kind,
+            turn=ctx.state.turn,
+            active=list(actors(ph, ctx.state.setup.side_names)),
+        )
+        if ph.kind == "supply":
+            run_supply_phase(ctx)
+        else:
+            reason = skip_reason(ctx.state)
+            if reason is None:
+                return
+            ctx.emit("phase_skipped", number=ph.number, phase=ph.kind, reason=reason)
+        nxt = next_phase(ctx)
+        if nxt is None:
+            return
+        index = nxt
+
+
+def next_phase(ctx: Ctx) -> int | None:
+    """Move past the current phase: the next index, or None when the game has ended."""
+    s = ctx.state
+    if s.phase + 1 < len(PHASES):
+        return s.phase + 1
+    if s.turn >= s.setup.turns:
+        end_game(ctx, "the last turn has been played")
+        return None
+    turn = s.turn + 1
+    date = s.setup.date_of(turn)
+    ctx.emit("turn_started", turn=turn, date=None if date is None else date.isoformat())
+    return 0
+
+
+def finish_phase(ctx: Ctx) -> None:
+    """All acting sides are done: go on to the next phase that needs input."""
+    nxt = next_phase(ctx)
+    if nxt is not None:
+        enter_phase(ctx, nxt)
+
+
+def run_supply_phase(ctx: Ctx) -> None:
+    """The Supply Phase's automatic steps (2.2 phase 6, R9). Supply tracing, OoS levels and
+    surrender tests belong to section 10; hex control (4.3) is taken here."""
+    side = acting_sides(ctx.state)[0]
+    changes = control_changes(ctx.state, side)
+    if changes:
+        ctx.emit("control_changed", side=side, changes=dict(sorted(changes.items())))
+
+
+def end_game(ctx: Ctx, why: str) -> None:
+    vp = victory_points(ctx.state)
+    ctx.emit("game_ended", reason=why, result={"vp": vp})

@@ -1,0 +1,333 @@
+"""The WB-95 referee: turning a side's order into events, or rejecting it (DESIGN §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine import orders as o
+from engine.core import Applied, Ctx, Event, Rejected, Rejection
+from engine.dice import DiceState
+from engine.hexgrid import HexIdError, normalize
+from engine.model import Setup
+from engine.state import GameState, UnitState
+from engine.wb95 import flow
+from engine.wb95.control import initial_control
+from engine.wb95.movement import Reach, available_mp, check_path, fmt_mp, reachable
+from engine.wb95.reducer import reduce
+from engine.wb95.sequence import PHASES, TITLES, phase_index
+from engine.wb95.stacking import STACK_LIMIT, overstacked
+
+# Where each not-yet-refereed order kind is ruled, for an honest rejection.
+LATER: dict[type[o.Order], str] = {
+    o.Attack: "5.0",
+    o.Fire: "6.4",
+    o.Barrage: "6.5",
+    o.Fortify: "7.1",
+    o.SetupChange: "6.2",
+    o.Strategic: "12.0",
+    o.Enter: "11.0",
+    o.Air: "8.0",
+    o.Mask: "16.1.2",
+    o.Bridge: "14.0",
+    o.Losses: "5.2",
+    o.Retreat: "5.3",
+    o.Pursue: "5.4",
+    o.Pass: "5.4",
+}
+
+
+def initial_state(setup: Setup, seed: int = 0, dice: Sequence[int] = ()) -> GameState:
+    units: dict[str, UnitState] = {}
+    for i, st in enumerate(setup.starts):
+        spec = setup.units[st.id]
+        units[st.id] = UnitState(
+            id=st.id,
+            side=spec.side,
+            hex=st.hex,
+            cel=st.cel,
+            max_cel=spec.max_cel,
+            oos=st.oos,
+            disorganized=st.disorganized,
+            fortification=st.fortification,
+            setup=st.setup,
+            arrives=None if st.arrives is None else dict(st.arrives),
+            entered_seq=-len(setup.starts) + i,  # scenario order: first listed is on top
+        )
+    return GameState(
+        setup=setup,
+        turn=setup.start_turn,
+        phase=phase_index(setup.start_phase, setup.start_active, setup.side_names),
+        units=units,
+        control=initial_control(setup, units),
+        dice=DiceState(seed=seed, forced=list(dice)),
+    )
+
+
+def new_game(setup: Setup, seed: int = 0, dice: Sequence[int] = ()) -> Applied:
+    """The initial state and the events of the game's start (phases skipped up to the
+    first one that needs a player)."""
+    state = initial_state(setup, seed, dice)
+    ctx = Ctx(state, reduce)
+    date = setup.date_of(state.turn)
+    ctx.emit(
+        "game_started",
+        scenario=setup.id,
+        seed=seed,
+        turn=state.turn,
+        date=None if date is None else date.isoformat(),
+        initiative=setup.initiative,
+    )
+    flow.enter_phase(ctx, state.phase)
+    return ctx.done()
+
+
+def replay(setup: Setup, seed: int, dice: Sequence[int], events: Sequence[Event]) -> GameState:
+    """Rebuild a state from the initial position and a game's events, without re-rolling."""
+    state = initial_state(setup, seed, dice)
+    for e in events:
+        reduce(state, e)
+    return state
+
+
+def apply(state: GameState, side: str | None, order: o.Order) -> Applied | Rejection:
+    """Validate `order` given by `side` (None: the side the game awaits) and return the
+    events it causes with the new state, or a rejection that changes nothing."""
+    try:
+        return _apply(state, side, order)
+    except Rejected as r:
+        return r.rejection
+
+
+def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
+    if state.over:
+        raise Rejected("the game is over", "2.1.3")
+    side = resolve_side(state, side if side is not None else order.side)
+    if isinstance(order, o.Mod):
+        raise Rejected("moderator commands are given through the referee service, not here")
+    ctx = Ctx(state, reduce)
+    ph = flow.current_phase(state)
+    if side not in flow.acting_sides(state) and not any(d.side == side for d in state.pending):
+        raise Rejected(
+            f"it is {_phase_title(state)}: {side} cannot give orders now",
+            "2.1.2",
+        )
+    handler = HANDLERS.get(type(order))
+    if handler is None:
+        case = LATER.get(type(order), "")
+        raise Rejected(
+            f"'{order.verb}' orders are not refereed yet by this version of Kessel", case
+        )
+    if ph.kind == "air" and not isinstance(order, o.Done):
+        raise Rejected(f"'{order.verb}' is not an Air Phase action", "2.1.2")
+    handler(ctx, side, order)
+    return ctx.done()
+
+
+def _phase_title(state: GameState) -> str:
+    ph = flow.current_phase(state)
+    who = "both sides'" if ph.player == "both" else f"{flow.acting_sides(state)[0]}'s"
+    return f"{who} {TITLES[ph.kind]} (phase {ph.number}, turn {state.turn})"
+
+
+def resolve_side(state: GameState, side: str | None) -> str:
+    sides = state.setup.sides
+    if side is None:
+        awaited = flow.awaited_sides(state)
+        if len(awaited) == 1:
+            return awaited[0]
+        raise Rejected(
+            f"both {' and '.join(awaited)} act now: start the line with the side, "
+            f"e.g. '{awaited[0]}: done'"
+        )
+    s = side.lower()
+    if s == "mod":
+        return s
+    if s not in sides:
+        raise Rejected(f"'{side}' is not a side in this game; the sides are {', '.join(sides)}")
+    return s
+
+
+# --- unit references ---------------------------------------------------------------------
+
+
+def find_unit(state: GameState, ref: str) -> UnitState:
+    u = state.units.get(ref)
+    if u is None:
+        folded = [k for k in state.units if k.lower() == ref.lower()]
+        if len(folded) == 1:
+            u = state.units[folded[0]]
+    if u is None:
+        raise Rejected(f"there is no unit '{ref}' in this scenario")
+    return u
+
+
+def own_units(
+    state: GameState,
+    side: str,
+    refs: Sequence[str],
+    able: Callable[[UnitState], str | None],
+    what: str,
+) -> list[UnitState]:
+    """Resolve unit ids and `@HEX` refs to `side`'s units. `able` returns why a unit
+    cannot take the order (None if it can); `@HEX` takes only the units that can."""
+    out: list[UnitState] = []
+    for ref in refs:
+        if ref.startswith("@"):
+            try:
+                h = normalize(ref[1:])
+            except HexIdError as e:
+                raise Rejected(str(e)) from None
+            here = [u for u in state.units_at(h) if u.side == side]
+            fit = [u for u in here if able(u) is None]
+            if not fit:
+                why = f" ({able(here[0])})" if len(here) == 1 else ""
+                raise Rejected(f"no unit of yours at {h} can {what}{why}")
+            out.extend(u for u in fit if u not in out)
+            continue
+        u = find_unit(state, ref)
+        if u.side != side:
+            raise Rejected(f"{u.id} is not yours: it belongs to {u.side}")
+        if u.eliminated:
+            raise Rejected(f"{u.id} has been eliminated")
+        if u.hex is None:
+            raise Rejected(f"{u.id} is not on the map yet", "11.0")
+        reason = able(u)
+        if reason is not None:
+            raise Rejected(f"{u.id} cannot {what}: {reason}")
+        if u not in out:
+            out.append(u)
+    if not out:
+        raise Rejected(f"no units named to {what}")
+    return out
+
+
+# --- orders -------------------------------------------------------------------------------
+
+
+def _can_move(state: GameState, u: UnitState) -> str | None:
+    spec = state.setup.units[u.id]
+    if u.moved:
+        return "it has already moved this phase (3.1.6)"
+    if spec.move == "none" or spec.mp <= 0:
+        return "it has no movement points (3.1.5)"
+    if u.strategic:
+        return "it is marked for strategic movement and moves in the Strategic Movement Phase (2.2)"
+    if spec.type == "art" and u.setup == "combat":
+        return "towed artillery moves only in transport setup (6.2.3)"
+    return None
+
+
+def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
+    """3.0: move each named unit along the path, or by its cheapest path to the hex."""
+    state = ctx.state
+    if flow.current_phase(state).kind != "movement":
+        raise Rejected(f"units move in the Movement Phase; it is {_phase_title(state)}", "2.1.2")
+    units = own_units(state, side, order.units, lambda u: _can_move(state, u), "move")
+    try:
+        path = [normalize(h) for h in order.path]
+    except HexIdError as e:
+        raise Rejected(str(e)) from None
+    for named in units:
+        u = ctx.state.units[named.id]
+        assert u.hex is not None
+        start = u.hex
+        steps = path[1:] if len(path) > 1 and path[0] == start else list(path)
+        if not steps or steps == [start]:
+            raise Rejected(f"{u.id} is already at {start}")
+        if len(steps) == 1:
+            reach = _cheapest(ctx.state, u, steps[0])
+        else:
+            reach = check_path(ctx.state, u, steps)
+        ctx.emit(
+            "moved",
+            unit=u.id,
+            side=side,
+            **{"from": start},
+            to=reach.hex,
+            path=[start, *reach.path],
+            cost=str(reach.cost),
+            mp=str(available_mp(ctx.state, u)),
+            bonus=reach.bonus,
+        )
+
+
+def _cheapest(state: GameState, u: UnitState, dest: str) -> Reach:
+    m = state.setup.map
+    if not m.grid.contains(dest):
+        raise Rejected(f"{dest} is not on the map", "1.1")
+    options = reachable(state, u)
+    if dest in options:
+        return options[dest]
+    assert u.hex is not None
+    if m.grid.adjacent(u.hex, dest):
+        return check_path(state, u, [dest])  # raises with the precise reason
+    if state.occupant_side(dest) not in (None, u.side):
+        raise Rejected(f"cannot enter {m.label(dest)}: it holds enemy units", "3.1.8")
+    unlimited = reachable(state, u, mp=available_mp(state, u) + 10_000)
+    if dest in unlimited:
+        r = unlimited[dest]
+        raise Rejected(
+            f"{u.id} cannot reach {m.label(dest)} this phase: the cheapest legal path costs "
+            f"{fmt_mp(r.cost)} MP and it has {fmt_mp(available_mp(state, u))}",
+            "3.1.5",
+        )
+    raise Rejected(
+        f"{u.id} has no legal path to {m.label(dest)}: enemy ZoC stops movement (4.2.1) "
+        "and impassable terrain or enemy units are in the way",
+        "4.2.1",
+    )
+
+
+def do_done(ctx: Ctx, side: str, order: o.Done) -> None:
+    """End `side`'s part of the current phase; when every acting side is done, go on."""
+    state = ctx.state
+    mine = [d for d in state.pending if d.side == side]
+    if mine:
+        raise Rejected(
+            f"{side} must first answer the pending {mine[0].kind} decision", mine[0].rule
+        )
+    if side in state.done:
+        raise Rejected(f"{side} has already said done in this phase")
+    over = overstacked(state, side)
+    if over:
+        where = ", ".join(f"{h} ({c} CELs)" for h, c in sorted(over.items()))
+        raise Rejected(f"cannot end the phase: more than {STACK_LIMIT} CELs in {where}", "3.2.1")
+    ctx.emit("side_done", side=side, phase=PHASES[state.phase].kind)
+    if not flow.awaited_sides(ctx.state):
+        flow.finish_phase(ctx)
+
+
+HANDLERS: dict[type[o.Order], Callable[[Ctx, str, o.Order], None]] = {
+    o.Move: do_move,  # type: ignore[dict-item]
+    o.Done: do_done,  # type: ignore[dict-item]
+}
+
+
+# --- legal actions (autocomplete, previews, the self-play fuzzer) -------------------------
+
+
+def legal_moves(state: GameState, unit_id: str) -> dict[str, Reach]:
+    """Every hex the unit may move to now, with cost and path; empty when it may not move
+    (wrong phase, not its side's turn, already moved ...)."""
+    u = state.units.get(unit_id)
+    if u is None or not u.on_map or state.over or state.pending:
+        return {}
+    if flow.current_phase(state).kind != "movement" or u.side not in flow.awaited_sides(state):
+        return {}
+    if _can_move(state, u) is not None:
+        return {}
+    return reachable(state, u)
+
+
+def legal_actions(state: GameState, side: str) -> dict[str, object]:
+    """What `side` may do now: its open decisions, the units it may move, and whether it
+    may say `done` (the stacking limit of 3.2.1 permitting)."""
+    if state.over or side not in flow.awaited_sides(state):
+        return {"decisions": [], "moves": {}, "done": False}
+    decisions = [d.to_json() for d in state.pending if d.side == side]
+    moves = {u.id: sorted(r) for u in state.on_map(side) if (r := legal_moves(state, u.id))}
+    return {
+        "decisions": decisions,
+        "moves": moves,
+        "done": not decisions and not overstacked(state, side),
+    }

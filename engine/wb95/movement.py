@@ -1,0 +1,200 @@
+"""3.0 Movement, with the ZoC effects of 4.2.
+
+A move is checked step by step: a continuous path (3.1.4) of on-map hexes free of enemy
+units (3.1.8), each step paid from the unit's MPs (3.1.5) at the TERRAIN INFLUENCE cost
+(3.1.11, 3.1.12), capped at the unit's starting MPs (3.1.13, R13). Entering an enemy ZoC
+ends the move (4.2.1) at no extra cost (4.2.2); leaving one costs +1 MP (4.2.6); moving
+from one hex in a unit's ZoC straight into another hex of the same unit's ZoC is only for
+pursuit (4.2.3, R14). A unit that spends its whole move along side roads or railroads may
+enter one more hex along them when its MPs run out (R12).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine.core import Rejected
+from engine.hexgrid import HexId
+from engine.model import UnitSpec
+from engine.state import GameState, UnitState
+from engine.wb95.terrain import step_cost
+from engine.wb95.zoc import ZocMap, zoc_map
+
+ZOC_LEAVE_COST = Fraction(1)  # 4.2.6
+
+
+@dataclass(frozen=True)
+class Reach:
+    """A hex a unit can reach this phase: the MPs it costs and the path (start excluded)."""
+
+    hex: HexId
+    cost: Fraction
+    path: tuple[HexId, ...]
+    bonus: bool = False  # the last step is R12's extra road hex
+    stops: bool = False  # the unit must stop here (enemy ZoC, 4.2.1)
+
+
+def available_mp(state: GameState, unit: UnitState) -> Fraction:
+    """MPs at the start of the unit's move: printed MPs, halved without rounding when out
+    of supply (10.2.2, R5)."""
+    mp = state.setup.units[unit.id].mp
+    if unit.oos >= 1:
+        mp = mp / 2
+    return mp
+
+
+@dataclass
+class _Board:
+    """What a movement search needs, computed once per move."""
+
+    enemy_zoc: ZocMap
+    enemy_hexes: set[HexId]
+
+
+def _board(state: GameState, side: str) -> _Board:
+    enemy = state.setup.enemy_of(side)
+    return _Board(
+        enemy_zoc=zoc_map(state, enemy),
+        enemy_hexes={u.hex for u in state.on_map(enemy) if u.hex is not None},
+    )
+
+
+def _step(
+    state: GameState,
+    spec: UnitSpec,
+    board: _Board,
+    start: HexId,
+    a: HexId,
+    b: HexId,
+    mp: Fraction,
+) -> tuple[Fraction, str | None]:
+    """Cost of the step a -> b (capped per R13) and the road kind used; raises Rejected
+    with the reason when the step is illegal in itself."""
+    m = state.setup.map
+    if not m.grid.contains(b):
+        raise Rejected(f"{b} is not on the map", "1.1")
+    if not m.grid.adjacent(a, b):
+        raise Rejected(f"{a} and {b} are not adjacent: a path must be continuous", "3.1.4")
+    if b in board.enemy_hexes:
+        raise Rejected(f"cannot enter {m.label(b)}: it holds enemy units", "3.1.8")
+    sc = step_cost(m, state.setup.table, spec, a, b)
+    if sc.cost is None:
+        raise Rejected(f"cannot enter {m.label(b)}: {sc.why}", sc.rule, sc.ruling)
+    cost = sc.cost
+    zoc_a = board.enemy_zoc.get(a)
+    if zoc_a:
+        if a != start:
+            raise Rejected(f"must stop at {m.label(a)}: it is in enemy ZoC", "4.2.1")
+        cost += ZOC_LEAVE_COST
+        same = zoc_a & board.enemy_zoc.get(b, set())
+        if same:
+            holders = sorted({h for u in same if (h := state.units[u].hex) is not None})
+            raise Rejected(
+                f"cannot move from {a} to {b}: both are in the ZoC of the same enemy unit "
+                f"(at {', '.join(holders)}); that is allowed only in pursuit",
+                "4.2.3",
+                "R14",
+            )
+    return min(cost, mp), sc.road  # R13
+
+
+def _is_bonus_road(state: GameState, road: str | None) -> bool:
+    if road is None:
+        return False
+    row = state.setup.table.roads.get(road)
+    return bool(row and row.bonus)
+
+
+def check_path(state: GameState, unit: UnitState, path: list[HexId]) -> Reach:
+    """Validate an explicit path for `unit` (start hex excluded); return what it costs."""
+    assert unit.hex is not None
+    spec = state.setup.units[unit.id]
+    board = _board(state, unit.side)
+    mp = available_mp(state, unit)
+    start = unit.hex
+    spent = Fraction(0)
+    all_bonus_road = True
+    bonus = False
+    prev = start
+    for i, h in enumerate(path):
+        if bonus:
+            raise Rejected(
+                f"{unit.id} has used its extra road hex at {prev} and cannot go on", "3.1.5", "R12"
+            )
+        cost, road = _step(state, spec, board, start, prev, h, mp)
+        all_bonus_road = all_bonus_road and _is_bonus_road(state, road)
+        if spent + cost > mp:
+            leaving_zoc = prev == start and bool(board.enemy_zoc.get(start))
+            if all_bonus_road and not leaving_zoc:
+                bonus = True  # R12: one more hex along the side road / railroad
+            else:
+                raise Rejected(
+                    f"{unit.id} needs {fmt_mp(spent + cost)} MP to reach {h} but has {fmt_mp(mp)}",
+                    "3.1.5",
+                )
+        else:
+            spent += cost
+        if board.enemy_zoc.get(h) and i < len(path) - 1:
+            raise Rejected(
+                f"{unit.id} must stop at {state.setup.map.label(h)}: it entered enemy ZoC",
+                "4.2.1",
+            )
+        prev = h
+    return Reach(path[-1], spent, tuple(path), bonus=bonus, stops=bool(board.enemy_zoc.get(prev)))
+
+
+def reachable(state: GameState, unit: UnitState, mp: Fraction | None = None) -> dict[HexId, Reach]:
+    """Every hex the unit can end its move in, with the cheapest cost and a path (the
+    legal-move listing used by previews, autocomplete and the fuzzer). `mp` overrides the
+    unit's MPs (None: its real MPs)."""
+    if unit.hex is None:
+        return {}
+    spec = state.setup.units[unit.id]
+    board = _board(state, unit.side)
+    limit = available_mp(state, unit) if mp is None else mp
+    start = unit.hex
+    counter = itertools.count()
+    # search state: (hex, every step so far on a bonus road, bonus used)
+    best: dict[tuple[HexId, bool, bool], Fraction] = {(start, True, False): Fraction(0)}
+    heap: list[tuple[Fraction, int, HexId, bool, bool, tuple[HexId, ...]]] = [
+        (Fraction(0), next(counter), start, True, False, ())
+    ]
+    out: dict[HexId, Reach] = {}
+    while heap:
+        cost, _, h, elig, used, path = heapq.heappop(heap)
+        if best.get((h, elig, used)) != cost:
+            continue
+        if h != start and h not in out:
+            out[h] = Reach(h, cost, path, bonus=used, stops=bool(board.enemy_zoc.get(h)))
+        if used or (h != start and board.enemy_zoc.get(h)):
+            continue  # R12 extra hex ends the move; 4.2.1
+        for n in state.setup.map.grid.neighbours(h):
+            try:
+                step, road = _step(state, spec, board, start, h, n, limit)
+            except Rejected:
+                continue
+            bonus_road = elig and _is_bonus_road(state, road)
+            if cost + step <= limit:
+                key = (n, bonus_road, False)
+                nc = cost + step
+            elif bonus_road and not (h == start and board.enemy_zoc.get(start)):
+                key = (n, True, True)
+                nc = cost
+            else:
+                continue
+            if key not in best or nc < best[key]:
+                best[key] = nc
+                heapq.heappush(heap, (nc, next(counter), n, key[1], key[2], (*path, n)))
+    return out
+
+
+def fmt_mp(x: Fraction) -> str:
+    """MPs as a player writes them: 4, 1.5, 4/3."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    if x.denominator == 2:
+        return f"{float(x):g}"
+    return f"{x.numerator}/{x.denominator}"

@@ -1,0 +1,100 @@
+"""Reading the TERRAIN INFLUENCE table (3.1.11, 3.1.12, R10, R11, R24).
+
+The table is game data (`scenarios/tables/*.yaml`); these functions only look values up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine.hexgrid import HexId
+from engine.model import Cost, MapData, TerrainTable, UnitSpec
+
+
+def class_cost(costs: Mapping[str, Cost], spec: UnitSpec) -> Cost:
+    """The entry of a table row for this unit: HQs have their own where the row gives one
+    (R10: HQs enter swamps for 5 MP), otherwise the movement class (R11)."""
+    if spec.is_hq and "hq" in costs:
+        return costs["hq"]
+    return costs.get(spec.move)
+
+
+def terrain_cost(table: TerrainTable, terrain: str, spec: UnitSpec) -> Cost:
+    """MP cost of entering a hex of this terrain off-road; None if impassable."""
+    row = table.terrain[terrain]
+    cost = class_cost(row.cost, spec)
+    if row.base is None or cost is None:
+        return cost
+    base = terrain_cost(table, row.base, spec)
+    return None if base is None else base + cost  # cumulative (3.1.12)
+
+
+def impassable_terrain(table: TerrainTable, terrain: str, spec: UnitSpec) -> bool:
+    return terrain_cost(table, terrain, spec) is None
+
+
+@dataclass(frozen=True)
+class StepCost:
+    """The cost of one step between adjacent hexes, or why it cannot be made."""
+
+    cost: Fraction | None
+    road: str | None = None  # road kind used, when the step follows a road
+    why: str = ""
+    rule: str = ""
+    ruling: str = ""
+
+
+def step_cost(m: MapData, table: TerrainTable, spec: UnitSpec, a: HexId, b: HexId) -> StepCost:
+    """Cost of moving from `a` into adjacent `b`, without ZoC effects.
+
+    Along a road connection the road's cost replaces the terrain of the hex entered; a
+    river or stream crossed without a bridge adds its cost on top (3.1.12); an intact
+    bridge carries the crossing at no extra cost (docs/rulings.md K2). A big river can be
+    crossed only by a bridge (R24)."""
+    features = m.features(a, b)
+    bridged = m.bridged(a, b)
+    add = Fraction(0)
+    for f in sorted(features):
+        row = table.hexsides.get(f)
+        if row is None:
+            continue  # fixed positions / fortified lines: no movement cost
+        if bridged:
+            continue
+        if row.bridge_only:
+            return StepCost(
+                None,
+                why=f"the {f} between {a} and {b} can be crossed only by a bridge",
+                rule="3.1.11",
+                ruling="R24",
+            )
+        extra = class_cost(row.cost, spec)
+        if extra is None:
+            return StepCost(
+                None,
+                why=f"the {f} between {a} and {b} cannot be crossed by {spec.move} units",
+                rule="3.1.11",
+            )
+        add += extra
+    best: tuple[Fraction, str] | None = None
+    for kind in sorted(m.road_kinds(a, b)):
+        rrow = table.roads.get(kind)
+        if rrow is None:
+            continue
+        c = class_cost(rrow.cost, spec)
+        if c is not None and (best is None or c < best[0]):
+            best = (c, kind)
+    if best is not None:
+        return StepCost(best[0] + add, road=best[1])
+    terrain = m.terrain_of(b)
+    base = terrain_cost(table, terrain, spec)
+    if base is None:
+        who = "HQ" if spec.is_hq else f"{spec.move}"
+        return StepCost(
+            None,
+            why=f"{m.label(b)} ({terrain}) is impassable to {who} units",
+            rule="3.1.11",
+            ruling="R10" if terrain == "swamp" else "",
+        )
+    return StepCost(base + add)
