@@ -17,7 +17,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.script import SourceError, describe_event, export_yaml, load_source, result_json, run_script
+from bot.script import (
+    SourceError,
+    describe_event,
+    export_yaml,
+    load_source,
+    result_json,
+    run_script,
+)
 from engine.dice import parse_faces
 from engine.state import GameState
 from engine.wb95.game import legal_moves

@@ -175,4 +175,3 @@ def describe_event(e: Event) -> str:
     if k == "game_ended":
         return f"game over: {d['reason']}; VPs {d['result'].get('vp')}"
     return f"{k} {d}"
-

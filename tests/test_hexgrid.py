@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -97,5 +99,5 @@ def test_lines_are_continuous_and_shortest(g: Grid, a: str, b: str) -> None:
     line = g.line(a, b)
     assert line[0] == a and line[-1] == b
     assert len(line) == g.distance(a, b) + 1
-    for x, y in zip(line, line[1:], strict=False):
+    for x, y in itertools.pairwise(line):
         assert g.distance(x, y) == 1

@@ -111,6 +111,15 @@ def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
             f"it is {_phase_title(state)}: {side} cannot give orders now",
             "2.1.2",
         )
+    answers = (o.Losses, o.Retreat, o.Pursue, o.Pass)
+    mine = [d for d in state.pending if d.side == side]
+    if mine and not isinstance(order, answers):
+        raise Rejected(
+            f"{side} must first answer the pending {mine[0].kind} decision", mine[0].rule
+        )
+    if state.pending and not mine:
+        d = state.pending[0]
+        raise Rejected(f"waiting for {d.side} to answer a {d.kind} decision", d.rule)
     handler = HANDLERS.get(type(order))
     if handler is None:
         case = LATER.get(type(order), "")
@@ -147,6 +156,9 @@ def resolve_side(state: GameState, side: str | None) -> str:
     return s
 
 
+Why = tuple[str, str]  # (reason, rule case)
+
+
 # --- unit references ---------------------------------------------------------------------
 
 
@@ -165,7 +177,7 @@ def own_units(
     state: GameState,
     side: str,
     refs: Sequence[str],
-    able: Callable[[UnitState], str | None],
+    able: Callable[[UnitState], Why | None],
     what: str,
 ) -> list[UnitState]:
     """Resolve unit ids and `@HEX` refs to `side`'s units. `able` returns why a unit
@@ -180,8 +192,10 @@ def own_units(
             here = [u for u in state.units_at(h) if u.side == side]
             fit = [u for u in here if able(u) is None]
             if not fit:
-                why = f" ({able(here[0])})" if len(here) == 1 else ""
-                raise Rejected(f"no unit of yours at {h} can {what}{why}")
+                why = able(here[0]) if len(here) == 1 else None
+                if why is not None:
+                    raise Rejected(f"no unit of yours at {h} can {what}: {why[0]}", why[1])
+                raise Rejected(f"no unit of yours at {h} can {what}")
             out.extend(u for u in fit if u not in out)
             continue
         u = find_unit(state, ref)
@@ -193,7 +207,7 @@ def own_units(
             raise Rejected(f"{u.id} is not on the map yet", "11.0")
         reason = able(u)
         if reason is not None:
-            raise Rejected(f"{u.id} cannot {what}: {reason}")
+            raise Rejected(f"{u.id} cannot {what}: {reason[0]}", reason[1])
         if u not in out:
             out.append(u)
     if not out:
@@ -204,16 +218,16 @@ def own_units(
 # --- orders -------------------------------------------------------------------------------
 
 
-def _can_move(state: GameState, u: UnitState) -> str | None:
+def _can_move(state: GameState, u: UnitState) -> Why | None:
     spec = state.setup.units[u.id]
     if u.moved:
-        return "it has already moved this phase (3.1.6)"
+        return ("it has already moved this phase", "3.1.6")
     if spec.move == "none" or spec.mp <= 0:
-        return "it has no movement points (3.1.5)"
+        return ("it has no movement points", "3.1.5")
     if u.strategic:
-        return "it is marked for strategic movement and moves in the Strategic Movement Phase (2.2)"
+        return ("it is marked for strategic movement and moves in that phase", "12.0")
     if spec.type == "art" and u.setup == "combat":
-        return "towed artillery moves only in transport setup (6.2.3)"
+        return ("towed artillery moves only in transport setup", "6.2.3")
     return None
 
 
@@ -231,13 +245,14 @@ def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
         u = ctx.state.units[named.id]
         assert u.hex is not None
         start = u.hex
-        steps = path[1:] if len(path) > 1 and path[0] == start else list(path)
+        explicit = len(path) > 1  # a path, not just a destination
+        steps = path[1:] if explicit and path[0] == start else list(path)
         if not steps or steps == [start]:
             raise Rejected(f"{u.id} is already at {start}")
-        if len(steps) == 1:
-            reach = _cheapest(ctx.state, u, steps[0])
-        else:
+        if explicit:
             reach = check_path(ctx.state, u, steps)
+        else:
+            reach = _cheapest(ctx.state, u, steps[0])
         ctx.emit(
             "moved",
             unit=u.id,
@@ -281,11 +296,6 @@ def _cheapest(state: GameState, u: UnitState, dest: str) -> Reach:
 def do_done(ctx: Ctx, side: str, order: o.Done) -> None:
     """End `side`'s part of the current phase; when every acting side is done, go on."""
     state = ctx.state
-    mine = [d for d in state.pending if d.side == side]
-    if mine:
-        raise Rejected(
-            f"{side} must first answer the pending {mine[0].kind} decision", mine[0].rule
-        )
     if side in state.done:
         raise Rejected(f"{side} has already said done in this phase")
     over = overstacked(state, side)

@@ -1,0 +1,667 @@
+"""Scenario YAML -> engine objects (DESIGN §5, §3).
+
+The loader turns a scenario file (and the shipped map and countersheet it may name) into
+an `engine.model.Setup`, checking everything the engine takes for granted: hexes on the
+map, adjacent hexsides and road steps, terrain and features that exist in the game's
+TERRAIN INFLUENCE table, known sides, unique unit ids, CELs within bounds, and stacking at
+setup (3.2.1). Every failure is a `ScenarioError` naming the file, the key and the problem.
+
+Maps and countersheets named by id are looked up next to the scenario first
+(`<scenario dir>/maps/<id>.yaml`, `<scenario dir>/countersheets/<id>.yaml`), then in this
+package (`scenarios/maps/`, `scenarios/countersheets/`). A name ending in `.yaml` is a
+path relative to the scenario's directory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.hexgrid import Grid, HexId, Hexside, hexside, parse_hex
+from engine.model import (
+    DEFAULT_MOVE,
+    MapData,
+    Setup,
+    SideSpec,
+    TerrainTable,
+    UnitSpec,
+    UnitStart,
+    VictoryHex,
+)
+from scenarios.errors import ScenarioError, from_validation
+from scenarios.schema import (
+    ARTILLERY_TYPES,
+    CountersheetIn,
+    MapFileIn,
+    MapIn,
+    ScenarioIn,
+    StartIn,
+    UnitIn,
+    to_hex,
+)
+from scenarios.tables import PACKAGE_DIR, load_morale, load_table
+from scenarios.yamlio import parse_yaml, read_yaml_file
+
+SHIPPED_DIR = PACKAGE_DIR / "wb95"
+STACK_LIMIT = 8  # 3.2.1
+# Hexside features that have no row in the TERRAIN INFLUENCE tables (7.3 / 7.2, 19.0).
+TABLELESS_FEATURES = frozenset({"fixed-position", "fortified-line"})
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    """A shipped scenario, for listings."""
+
+    id: str
+    name: str
+    game: str
+    turns: int
+    path: Path
+
+
+# --- public API ----------------------------------------------------------------------------
+def load_scenario(ref: str | os.PathLike[str]) -> Setup:
+    """Load a scenario from a YAML file, or a shipped scenario by its id."""
+    path = _scenario_path(ref)
+    data = read_yaml_file(path)
+    return _build(data, str(path), path.parent)
+
+
+def load_scenario_text(text: str, name: str = "<scenario>") -> Setup:
+    """Load a scenario from YAML text; `name` stands for the file in error messages."""
+    return _build(parse_yaml(text, name), name, None)
+
+
+def load_scenario_data(data: Any, name: str = "<scenario>", base_dir: Path | None = None) -> Setup:
+    """Load a scenario from already-parsed YAML (e.g. embedded in a game export).
+    `base_dir` is where its maps/ and countersheets/ are looked for before the package's."""
+    return _build(data, name, base_dir)
+
+
+def list_scenarios() -> list[ScenarioInfo]:
+    """The shipped scenarios (`scenarios/wb95/**/*.yaml`), sorted by id."""
+    out: list[ScenarioInfo] = []
+    for path in sorted(SHIPPED_DIR.rglob("*.yaml")):
+        data = read_yaml_file(path)
+        if not isinstance(data, dict):
+            raise ScenarioError(str(path), "(top level)", "must be a mapping")
+        sid = str(data.get("id", path.stem))
+        turns = data.get("turns", 0)
+        out.append(
+            ScenarioInfo(
+                id=sid,
+                name=str(data.get("name") or sid),
+                game=str(data.get("game", "")),
+                turns=turns if isinstance(turns, int) else 0,
+                path=path,
+            )
+        )
+    return sorted(out, key=lambda s: s.id)
+
+
+# --- finding files -------------------------------------------------------------------------
+def _scenario_path(ref: str | os.PathLike[str]) -> Path:
+    if isinstance(ref, os.PathLike):
+        return Path(ref)
+    text = str(ref)
+    p = Path(text)
+    if p.suffix in (".yaml", ".yml") or "/" in text or os.sep in text or p.is_file():
+        return p
+    shipped = list_scenarios()
+    for info in shipped:
+        if info.id == text:
+            return info.path
+    known = ", ".join(s.id for s in shipped) or "none"
+    raise ScenarioError(
+        text, "(file)", f"no such file, and no shipped scenario has this id (shipped: {known})"
+    )
+
+
+def _data_file(kind: str, ref: str, base_dir: Path | None, file: str, key: str) -> Path:
+    """A map (`kind` "maps") or countersheet named by id or by a relative .yaml path."""
+    what = kind[:-1]
+    if ref.endswith((".yaml", ".yml")):
+        p = Path(ref)
+        if not p.is_absolute() and base_dir is not None:
+            p = base_dir / p
+        if not p.is_file():
+            raise ScenarioError(file, key, f"{what} file {p} not found")
+        return p
+    if not _ID.match(ref):
+        raise ScenarioError(
+            file, key, f"{ref!r} is not a {what} id (lowercase letters, digits, '-' and '_')"
+        )
+    candidates = [] if base_dir is None else [base_dir / kind / f"{ref}.yaml"]
+    candidates.append(PACKAGE_DIR / kind / f"{ref}.yaml")
+    for c in candidates:
+        if c.is_file():
+            return c
+    looked = ", ".join(str(c) for c in candidates)
+    raise ScenarioError(file, key, f"no {what} {ref!r} (looked for {looked})")
+
+
+# --- building ------------------------------------------------------------------------------
+class _Ctx:
+    """Where errors are reported: a file and a key prefix inside it."""
+
+    def __init__(self, file: str, prefix: str = "") -> None:
+        self.file = file
+        self.prefix = prefix
+
+    def key(self, sub: str) -> str:
+        if not self.prefix:
+            return sub
+        return self.prefix if not sub else f"{self.prefix}.{sub}"
+
+    def err(self, sub: str, problem: str) -> ScenarioError:
+        return ScenarioError(self.file, self.key(sub), problem)
+
+
+def _kind_of(value: object) -> str:
+    if value is None:
+        return "empty"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    return f"a {type(value).__name__}"
+
+
+def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
+    ctx = _Ctx(file)
+    if not isinstance(data, dict):
+        raise ctx.err(
+            "(top level)",
+            f"a scenario must be a mapping of keys (id, system, game, ...), not {_kind_of(data)}",
+        )
+    try:
+        sc = ScenarioIn.model_validate(data)
+    except ValidationError as e:
+        raise from_validation(e, file) from None
+
+    table = load_table(sc.game)
+    morale = load_morale()
+    mapdata = _scenario_map(sc, table, ctx, base_dir)
+    grid = mapdata.grid
+
+    def on_map(h: HexId, key: str) -> HexId:
+        if not grid.contains(h):
+            raise ctx.err(key, _off_map(h, grid))
+        return h
+
+    # sides, initiative, start (2.2)
+    if len(sc.sides) != 2:
+        raise ctx.err("sides", f"a WB-95 game has exactly two sides, not {len(sc.sides)}")
+    side_names = list(sc.sides)
+    sides_text = ", ".join(side_names)
+    sides: dict[str, SideSpec] = {}
+    for sname, side in sc.sides.items():
+        nation = side.nation or sname
+        if nation not in morale:
+            raise ctx.err(f"sides.{sname}.nation", _unknown_nation(nation, morale))
+        supply: list[dict[str, str]] = []
+        for j, src in enumerate(side.supply):
+            skey = f"sides.{sname}.supply[{j}]"
+            if src.edge is not None:
+                supply.append({"edge": src.edge})
+            elif src.zone is not None:
+                if src.zone not in mapdata.zones:
+                    raise ctx.err(f"{skey}.zone", _unknown_zone(src.zone, mapdata))
+                supply.append({"zone": src.zone})
+            elif src.hex is not None:
+                supply.append({"hex": on_map(src.hex, f"{skey}.hex")})
+        sides[sname] = SideSpec(name=sname, nation=nation, supply=tuple(supply))
+    if sc.initiative not in sides:
+        raise ctx.err("initiative", f"unknown side {sc.initiative!r} (sides: {sides_text})")
+    start = sc.start or StartIn()
+    active = start.active or sc.initiative
+    if active not in sides:
+        raise ctx.err("start.active", f"unknown side {active!r} (sides: {sides_text})")
+    if sc.turns < start.turn:
+        raise ctx.err("turns", f"{sc.turns} is before the start turn {start.turn}")
+
+    units, starts = _units(sc, ctx, mapdata, morale, start.turn, base_dir)
+    _check_stacking(sc, ctx, mapdata, units, starts)
+
+    victory: list[VictoryHex] = []
+    if sc.victory is not None:
+        for j, v in enumerate(sc.victory.hexes):
+            vkey = f"victory.hexes[{j}]"
+            on_map(v.hex, f"{vkey}.hex")
+            if v.side is not None and v.side not in sides:
+                raise ctx.err(f"{vkey}.side", f"unknown side {v.side!r} (sides: {sides_text})")
+            victory.append(VictoryHex(hex=v.hex, vp=v.vp, side=v.side))
+
+    calendar_start: dt.date | None = None if sc.calendar is None else sc.calendar.start
+    return Setup(
+        id=sc.id,
+        name=sc.name or sc.id,
+        system=sc.system,
+        game=sc.game,
+        initiative=sc.initiative,
+        sides=sides,
+        turns=sc.turns,
+        start_turn=start.turn,
+        start_phase=start.phase,
+        start_active=active,
+        map=mapdata,
+        table=table,
+        morale=morale,
+        units=units,
+        starts=tuple(starts),
+        options=dict(sc.options),
+        calendar_start=calendar_start,
+        control=_control(sc.control, ctx, grid, side_names),
+        victory=tuple(victory),
+        barrage=sc.barrage,
+        air=dict(sc.air),
+        special=dict(sc.special),
+    )
+
+
+# --- maps (DESIGN §3) ----------------------------------------------------------------------
+def _off_map(h: HexId, grid: Grid) -> str:
+    return (
+        f"{h} is not on the map (columns {grid.cols[0]}-{grid.cols[1]}, "
+        f"rows {grid.rows[0]}-{grid.rows[1]})"
+    )
+
+
+def _scenario_map(sc: ScenarioIn, table: TerrainTable, ctx: _Ctx, base_dir: Path | None) -> MapData:
+    raw = sc.map
+    if isinstance(raw, str):
+        path = _data_file("maps", raw, base_dir, ctx.file, "map")
+        data = read_yaml_file(path)
+        if not isinstance(data, dict):
+            raise ScenarioError(
+                str(path), "(top level)", f"a map must be a mapping, not {_kind_of(data)}"
+            )
+        try:
+            mf = MapFileIn.model_validate(data)
+        except ValidationError as e:
+            raise from_validation(e, str(path)) from None
+        if mf.game is not None and mf.game != sc.game:
+            raise ctx.err("map", f"map {mf.id!r} is for game {mf.game}, not {sc.game}")
+        return build_map(mf, mf.id, table, _Ctx(str(path)))
+    if isinstance(raw, dict):
+        try:
+            mi = MapIn.model_validate(raw)
+        except ValidationError as e:
+            raise from_validation(e, ctx.file, ("map",)) from None
+        return build_map(mi, sc.id, table, _Ctx(ctx.file, "map"))
+    raise ctx.err(
+        "map", f"must be an inline map (a mapping) or the id of a shipped map, not {_kind_of(raw)}"
+    )
+
+
+def _default_edges(grid: Grid) -> dict[str, tuple[HexId, ...]]:
+    hexes = list(grid.all_hexes())
+    (c0, c1), (r0, r1) = grid.cols, grid.rows
+    return {
+        "N": tuple(h for h in hexes if parse_hex(h)[1] == r0),
+        "S": tuple(h for h in hexes if parse_hex(h)[1] == r1),
+        "W": tuple(h for h in hexes if parse_hex(h)[0] == c0),
+        "E": tuple(h for h in hexes if parse_hex(h)[0] == c1),
+    }
+
+
+def build_map(mi: MapIn, map_id: str, table: TerrainTable, ctx: _Ctx) -> MapData:
+    """Check an inline or shipped map against its grid and the game's table."""
+    for name, (lo, hi) in (("cols", mi.cols), ("rows", mi.rows)):
+        if not (0 <= lo <= hi <= 99):
+            raise ctx.err(name, f"[{lo}, {hi}] is not a range of numbers 0-99, first <= last")
+    grid = Grid(layout=mi.layout, cols=mi.cols, rows=mi.rows)
+    game = table.game
+
+    def on_map(h: HexId, key: str) -> HexId:
+        if not grid.contains(h):
+            raise ctx.err(key, _off_map(h, grid))
+        return h
+
+    def terrain_name(name: str, key: str) -> str:
+        if name not in table.terrain:
+            raise ctx.err(
+                key,
+                f"unknown terrain {name!r}: the {game} TERRAIN INFLUENCE table has no such "
+                f"row (it has: {', '.join(table.terrain)})",
+            )
+        return name
+
+    def pair(a: HexId, b: HexId, key: str) -> Hexside:
+        on_map(a, f"{key}[0]")
+        on_map(b, f"{key}[1]")
+        if not grid.adjacent(a, b):
+            raise ctx.err(key, f"{a} and {b} are not adjacent, so they share no hexside")
+        return hexside(a, b)
+
+    terrain_name(mi.default, "default")
+    terrain = {
+        on_map(h, f"terrain.{h}"): terrain_name(t, f"terrain.{h}") for h, t in mi.terrain.items()
+    }
+    names = {on_map(h, f"names.{h}"): n for h, n in mi.names.items()}
+
+    features: dict[Hexside, set[str]] = {}
+    allowed = [*table.hexsides, *sorted(TABLELESS_FEATURES)]
+    for i, hs in enumerate(mi.hexsides):
+        side = pair(hs.hexes[0], hs.hexes[1], f"hexsides[{i}].hexes")
+        if hs.feature not in table.hexsides and hs.feature not in TABLELESS_FEATURES:
+            raise ctx.err(
+                f"hexsides[{i}].feature",
+                f"unknown hexside feature {hs.feature!r} for game {game} "
+                f"(known: {', '.join(allowed)})",
+            )
+        features.setdefault(side, set()).add(hs.feature)
+
+    bridges: set[Hexside] = set()
+    for i, (a, b) in enumerate(mi.bridges):
+        side = pair(a, b, f"bridges[{i}]")
+        if not features.get(side, set()) & set(table.hexsides):
+            raise ctx.err(
+                f"bridges[{i}]",
+                f"there is no {' / '.join(table.hexsides)} between {a} and {b} to bridge",
+            )
+        bridges.add(side)
+
+    roads: dict[Hexside, set[str]] = {}
+    for i, road in enumerate(mi.roads):
+        if road.kind not in table.roads:
+            raise ctx.err(
+                f"roads[{i}].kind",
+                f"unknown road kind {road.kind!r} for game {game} "
+                f"(known: {', '.join(table.roads)})",
+            )
+        prev: HexId | None = None
+        for j, h in enumerate(road.hexes):
+            on_map(h, f"roads[{i}].hexes[{j}]")
+            if prev is not None:
+                if not grid.adjacent(prev, h):
+                    raise ctx.err(
+                        f"roads[{i}].hexes[{j}]",
+                        f"{h} is not adjacent to {prev}, the hex before it on this road",
+                    )
+                roads.setdefault(hexside(prev, h), set()).add(road.kind)
+            prev = h
+
+    edges = _default_edges(grid)
+    for letter, hexes in mi.edges.items():
+        edges[letter] = tuple(on_map(h, f"edges.{letter}[{j}]") for j, h in enumerate(hexes))
+    zones = {
+        z: tuple(on_map(h, f"zones.{z}[{j}]") for j, h in enumerate(hexes))
+        for z, hexes in mi.zones.items()
+    }
+    return MapData(
+        id=map_id,
+        grid=grid,
+        default=mi.default,
+        terrain=terrain,
+        names=names,
+        hexsides={k: frozenset(v) for k, v in features.items()},
+        bridges=frozenset(bridges),
+        roads={k: frozenset(v) for k, v in roads.items()},
+        edges=edges,
+        zones=zones,
+    )
+
+
+def _unknown_zone(zone: str, m: MapData) -> str:
+    known = ", ".join(m.zones) or "none"
+    return f"unknown entry zone {zone!r} (zones of map {m.id}: {known})"
+
+
+# --- units ---------------------------------------------------------------------------------
+def _unknown_nation(nation: str, morale: Mapping[str, int]) -> str:
+    return f"unknown nation {nation!r} (5.6.2 morale table: {', '.join(morale)})"
+
+
+def _countersheet(
+    ref: str, game: str, ctx: _Ctx, base_dir: Path | None
+) -> dict[str, dict[str, Any]]:
+    path = _data_file("countersheets", ref, base_dir, ctx.file, "countersheet")
+    data = read_yaml_file(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(
+            str(path), "(top level)", f"a countersheet must be a mapping, not {_kind_of(data)}"
+        )
+    try:
+        cs = CountersheetIn.model_validate(data)
+    except ValidationError as e:
+        raise from_validation(e, str(path)) from None
+    if cs.game is not None and cs.game != game:
+        raise ctx.err("countersheet", f"{ref!r} is a {cs.game} countersheet, not {game}")
+    entries: dict[str, dict[str, Any]] = {}
+    for i, (raw, counter) in enumerate(zip(data["units"], cs.units, strict=True)):
+        if counter.id in entries:
+            raise ScenarioError(str(path), f"units[{i}].id", f"duplicate id {counter.id!r}")
+        entries[counter.id] = {k: v for k, v in raw.items() if k != "note"}
+    return entries
+
+
+def _units(
+    sc: ScenarioIn,
+    ctx: _Ctx,
+    m: MapData,
+    morale: Mapping[str, int],
+    start_turn: int,
+    base_dir: Path | None,
+) -> tuple[dict[str, UnitSpec], list[UnitStart]]:
+    sheet = (
+        None if sc.countersheet is None else _countersheet(sc.countersheet, sc.game, ctx, base_dir)
+    )
+    sides_text = ", ".join(sc.sides)
+    specs: dict[str, UnitSpec] = {}
+    where: dict[str, int] = {}
+    starts: list[UnitStart] = []
+    for i, raw in enumerate(sc.units):
+        key = f"units[{i}]"
+        if not isinstance(raw, dict):
+            raise ctx.err(
+                key, f"a unit must be a mapping (id: ..., side: ...), not {_kind_of(raw)}"
+            )
+        merged: dict[str, Any] = raw
+        rid = raw.get("id")
+        rid_text = str(rid) if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+        if sheet is not None and rid_text is not None:
+            if rid_text in sheet:
+                merged = {**sheet[rid_text], **raw}
+            elif "side" not in raw or "type" not in raw:
+                raise ctx.err(
+                    f"{key}.id",
+                    f"{rid_text!r} is not on countersheet {sc.countersheet!r}, and the unit "
+                    "is not given inline (side, type, ...)",
+                )
+        try:
+            u = UnitIn.model_validate(merged)
+        except ValidationError as e:
+            raise from_validation(e, ctx.file, ("units", i)) from None
+
+        def bad(sub: str, problem: str, _key: str = key) -> ScenarioError:
+            return ctx.err(f"{_key}.{sub}" if sub else _key, problem)
+
+        if u.id in where:
+            raise bad("id", f"duplicate unit id {u.id!r} (also units[{where[u.id]}])")
+        where[u.id] = i
+        if u.side not in sc.sides:
+            raise bad("side", f"unknown side {u.side!r} (sides: {sides_text})")
+        side_nation = sc.sides[u.side].nation or u.side
+        nation = u.nation or side_nation
+        if nation not in morale:
+            raise bad("nation", _unknown_nation(nation, morale))
+        is_hq = u.type == "hq"
+        is_art = u.type in ARTILLERY_TYPES
+
+        # SPs and MPs (1.2): required on every counter but an HQ's.
+        art: tuple[int, int] | None = None
+        sp = 0
+        if u.sp is None:
+            if not is_hq:
+                raise bad("sp", "missing (required for every unit but an HQ)")
+        elif isinstance(u.sp, tuple):
+            if not is_art:
+                raise bad("sp", "[attack, defence] SPs are only for artillery (art, sp-art)")
+            art = u.sp
+            sp = u.sp[0]
+        else:
+            sp = u.sp
+        if u.mp is None and not is_hq:
+            raise bad("mp", "missing (required for every unit but an HQ)")
+        mp = u.mp if u.mp is not None else Fraction(0)
+
+        # CELs (1.2): non-mechanized artillery and HQs have 1, other units usually 2.
+        default_cel = 1 if u.type in ("art", "hq") else 2
+        max_cel = u.max_cel if u.max_cel is not None else (u.cel or default_cel)
+        cel = u.cel if u.cel is not None else max_cel
+        if cel > max_cel:
+            raise bad("cel", f"{cel} is more than max_cel {max_cel}")
+
+        # Start: on the map, or arriving later (11.0) -- exactly one.
+        if u.hex is not None and u.arrives is not None:
+            raise bad("", "has both hex and arrives; give hex (on the map) or arrives (11.0)")
+        if u.hex is None and u.arrives is None:
+            raise bad("", "needs hex (on the map at the start) or arrives (a reinforcement, 11.0)")
+        arrives: dict[str, Any] | None = None
+        if u.hex is not None and not m.grid.contains(u.hex):
+            raise bad("hex", _off_map(u.hex, m.grid))
+        if u.arrives is not None:
+            a = u.arrives
+            if not start_turn <= a.turn <= sc.turns:
+                raise bad(
+                    "arrives.turn",
+                    f"turn {a.turn} is outside the game (turns {start_turn}-{sc.turns})",
+                )
+            if a.hex is not None:
+                if not m.grid.contains(a.hex):
+                    raise bad("arrives.hex", _off_map(a.hex, m.grid))
+                arrives = {"turn": a.turn, "hex": a.hex}
+            else:
+                assert a.zone is not None
+                if a.zone not in m.zones and a.zone not in m.edges:
+                    known = ", ".join([*m.zones, *m.edges])
+                    raise bad(
+                        "arrives.zone",
+                        f"unknown entry zone {a.zone!r} (zones and edges of map {m.id}: {known})",
+                    )
+                arrives = {"turn": a.turn, "zone": a.zone}
+
+        if u.setup is not None and u.type != "art":
+            raise bad("setup", "only towed artillery (type art) has a combat/transport setup (6.2)")
+        setup = (u.setup or "combat") if u.type == "art" else None
+        fortification = u.fortification
+        if u.ff:
+            if fortification not in (None, "ff"):
+                raise bad("ff", f"contradicts fortification: {fortification}")
+            fortification = "ff"
+        if fortification is not None and u.hex is None:
+            raise bad("ff", "only a unit on the map at the start can be in a fortification")
+
+        specs[u.id] = UnitSpec(
+            id=u.id,
+            name=u.name or u.id,
+            side=u.side,
+            nation=nation,
+            type=u.type,
+            move=u.move or DEFAULT_MOVE[u.type],
+            size=u.size,
+            formation=u.formation,
+            sp=sp,
+            art=art,
+            mp=mp,
+            max_cel=max_cel,
+            stars=tuple(u.stars),
+        )
+        starts.append(
+            UnitStart(
+                id=u.id,
+                hex=u.hex,
+                cel=cel,
+                oos=u.oos,
+                disorganized=u.disorganized,
+                fortification=fortification,
+                setup=setup,
+                arrives=arrives,
+            )
+        )
+    return specs, starts
+
+
+def _check_stacking(
+    sc: ScenarioIn,
+    ctx: _Ctx,
+    m: MapData,
+    units: Mapping[str, UnitSpec],
+    starts: Sequence[UnitStart],
+) -> None:
+    """3.2.1: at most 8 CELs in a hex (an HQ counts 1, 3.2.2); no hex holds both sides."""
+    cels: dict[HexId, int] = {}
+    owner: dict[HexId, str] = {}
+    for i, st in enumerate(starts):
+        if st.hex is None:
+            continue
+        spec = units[st.id]
+        key = f"units[{i}].hex"
+        first = owner.setdefault(st.hex, st.id)
+        if units[first].side != spec.side:
+            raise ctx.err(
+                key,
+                f"{m.label(st.hex)} holds units of both sides ({first} of {units[first].side}, "
+                f"{st.id} of {spec.side})",
+            )
+        cels[st.hex] = cels.get(st.hex, 0) + (1 if spec.is_hq else st.cel)
+        if cels[st.hex] > STACK_LIMIT:
+            raise ctx.err(
+                key,
+                f"{m.label(st.hex)} holds {cels[st.hex]} CELs at setup; no more than "
+                f"{STACK_LIMIT} may stack in a hex (3.2.1; an HQ counts 1, 3.2.2)",
+            )
+
+
+# --- control (4.3.1) -----------------------------------------------------------------------
+def _control(raw: Any, ctx: _Ctx, grid: Grid, side_names: Sequence[str]) -> dict[HexId, str] | None:
+    """`control:` either hex -> side, or side -> [hexes]."""
+    if raw is None:
+        return None
+    sides_text = ", ".join(side_names)
+    if not isinstance(raw, dict):
+        raise ctx.err("control", "must be a mapping: hex -> side, or side -> [hexes]")
+
+    def hex_at(value: object, key: str) -> HexId:
+        try:
+            h = to_hex(value)
+        except ValueError as e:
+            raise ctx.err(key, str(e)) from None
+        if not grid.contains(h):
+            raise ctx.err(key, _off_map(h, grid))
+        return h
+
+    out: dict[HexId, str] = {}
+    for k, v in raw.items():
+        if isinstance(k, str) and k in side_names:
+            if not isinstance(v, list):
+                raise ctx.err(f"control.{k}", "must be a list of the hexes this side controls")
+            for j, value in enumerate(v):
+                h = hex_at(value, f"control.{k}[{j}]")
+                if out.get(h, k) != k:
+                    raise ctx.err(f"control.{k}[{j}]", f"{h} is also given to {out[h]}")
+                out[h] = k
+        else:
+            try:
+                h = to_hex(k)
+            except ValueError:
+                raise ctx.err(
+                    f"control.{k}", f"{k!r} is neither a side ({sides_text}) nor a hex number"
+                ) from None
+            hex_at(h, f"control.{k}")
+            if not isinstance(v, str) or v not in side_names:
+                raise ctx.err(f"control.{k}", f"unknown side {v!r} (sides: {sides_text})")
+            if out.get(h, v) != v:
+                raise ctx.err(f"control.{k}", f"{h} is also given to {out[h]}")
+            out[h] = v
+    return out

@@ -1,0 +1,336 @@
+"""Pydantic models of the YAML files: scenarios (DESIGN §5), maps (DESIGN §3),
+countersheets and the TERRAIN INFLUENCE tables.
+
+These models check shapes and types only. What needs more than one value at a time (a
+hex on *this* map, a terrain in *this* game's table, stacking) is checked by the loader.
+Models that describe one thing (a unit, a map, a table row) forbid unknown keys, so a typo
+is reported instead of silently ignored; the top level of a scenario allows extra keys
+(DESIGN §5: shipped scenarios may add keys).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, model_validator
+
+from engine.hexgrid import HexIdError, normalize
+from engine.model import UNIT_TYPES
+
+PHASES = ("air", "barrage", "movement", "combat", "strategic", "supply")
+EDGE_NAMES = ("N", "S", "E", "W")
+STAR_COLOURS = ("black", "white", "yellow", "blue")
+UNIT_SIZES = ("D", "BR", "R", "B", "C")  # 1.3: division, brigade, regiment, battalion, company
+ARTILLERY_TYPES = frozenset({"art", "sp-art"})
+
+
+# --- scalar types --------------------------------------------------------------------------
+def to_hex(value: object) -> str:
+    """A hex id written `535`, `"535"` or `"0535"` -> `"0535"`."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"{value!r} is not a hex number (CCRR, e.g. 0535)")
+    try:
+        return normalize(str(value))
+    except HexIdError as e:
+        raise ValueError(str(e)) from None
+
+
+def to_fraction(value: object) -> Fraction:
+    """`3`, `1.5`, `"1/3"`, `"7/2"` -> an exact Fraction (1.5 -> 3/2)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a number")
+    if isinstance(value, Fraction | int):
+        return Fraction(value)
+    if isinstance(value, float | str):
+        try:
+            # str() of a float is its shortest decimal form, so 1.5 -> 3/2, 0.1 -> 1/10.
+            return Fraction(str(value).replace(" ", ""))
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise ValueError(f"{value!r} is not a number or a fraction like 1/3")
+
+
+def to_mp(value: object) -> Fraction:
+    f = to_fraction(value)
+    if f < 0:
+        raise ValueError(f"{value!r} is negative")
+    return f
+
+
+def to_cost(value: object) -> Fraction | None:
+    """A table cost: a non-negative number or fraction, or null for impassable."""
+    return None if value is None else to_mp(value)
+
+
+def to_text(value: object) -> str:
+    """Names and ids that YAML may have read as numbers (`formation: 40`)."""
+    if isinstance(value, bool) or value is None:
+        raise ValueError(f"{value!r} is not a text")
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    raise ValueError(f"{value!r} is not a text")
+
+
+def to_sp(value: object) -> int | tuple[int, int]:
+    """An SP value: an int, or `[attack, defence]` for artillery (1.2)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a number of SPs")
+    if isinstance(value, int):
+        if value < 0:
+            raise ValueError(f"{value} is negative")
+        return value
+    if isinstance(value, list | tuple):
+        if len(value) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
+        ):
+            return (int(value[0]), int(value[1]))
+        raise ValueError(f"{value!r} is not [attack, defence] (two whole numbers)")
+    raise ValueError(f"{value!r} is not a whole number of SPs (or [attack, defence])")
+
+
+def to_unit_type(value: object) -> str:
+    text = to_text(value)
+    if text not in UNIT_TYPES:
+        raise ValueError(f"unknown unit type '{text}' (known: {', '.join(UNIT_TYPES)})")
+    return text
+
+
+def _none_to_empty_dict(value: object) -> object:
+    return {} if value is None else value
+
+
+def _none_to_empty_list(value: object) -> object:
+    return [] if value is None else value
+
+
+HexRef = Annotated[str, BeforeValidator(to_hex)]
+Text = Annotated[str, BeforeValidator(to_text)]
+UnitType = Annotated[str, BeforeValidator(to_unit_type)]
+MP = Annotated[Fraction, PlainValidator(to_mp)]
+Cost = Annotated[Fraction | None, PlainValidator(to_cost)]
+SP = Annotated[int | tuple[int, int], PlainValidator(to_sp)]
+FreeMap = Annotated[dict[str, Any], BeforeValidator(_none_to_empty_dict)]
+Phase = Literal["air", "barrage", "movement", "combat", "strategic", "supply"]
+Edge = Literal["N", "S", "E", "W"]
+Star = Literal["black", "white", "yellow", "blue"]
+Size = Literal["", "D", "BR", "R", "B", "C"]
+MoveName = Literal["foot", "trucked", "mechanized", "none"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Open(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+# --- maps (DESIGN §3) ----------------------------------------------------------------------
+class HexsideIn(Strict):
+    hexes: tuple[HexRef, HexRef]
+    feature: Text
+
+
+class RoadIn(Strict):
+    kind: Text
+    hexes: Annotated[list[HexRef], Field(min_length=2)]
+
+
+class MapIn(Strict):
+    """An inline map (`map:` in a scenario)."""
+
+    layout: Literal["even-q", "odd-q"] = "even-q"
+    cols: tuple[int, int]
+    rows: tuple[int, int]
+    default: Text = "clear"
+    terrain: Annotated[dict[HexRef, Text], BeforeValidator(_none_to_empty_dict)] = {}
+    names: Annotated[dict[HexRef, Text], BeforeValidator(_none_to_empty_dict)] = {}
+    hexsides: Annotated[list[HexsideIn], BeforeValidator(_none_to_empty_list)] = []
+    bridges: Annotated[list[tuple[HexRef, HexRef]], BeforeValidator(_none_to_empty_list)] = []
+    roads: Annotated[list[RoadIn], BeforeValidator(_none_to_empty_list)] = []
+    edges: Annotated[dict[Edge, list[HexRef]], BeforeValidator(_none_to_empty_dict)] = {}
+    zones: Annotated[dict[Text, list[HexRef]], BeforeValidator(_none_to_empty_dict)] = {}
+
+
+class MapFileIn(MapIn):
+    """A shipped map, `scenarios/maps/<id>.yaml`: an inline map plus its id (and optionally
+    the game it belongs to and where its data comes from)."""
+
+    id: Text
+    game: Literal["korsun", "kursk"] | None = None
+    source: Text = ""
+    notes: Text = ""
+
+
+# --- countersheets -------------------------------------------------------------------------
+class UnitValues(Strict):
+    """The printed values of a counter (1.2), as a countersheet holds them."""
+
+    id: Annotated[Text, Field(min_length=1)]
+    name: Text | None = None
+    side: Text | None = None
+    nation: Text | None = None
+    type: UnitType | None = None
+    move: MoveName | None = None
+    size: Size = ""
+    formation: Text = ""
+    sp: SP | None = None
+    mp: MP | None = None
+    cel: Annotated[int, Field(ge=1)] | None = None
+    max_cel: Annotated[int, Field(ge=1)] | None = None
+    stars: Annotated[list[Star], BeforeValidator(_none_to_empty_list)] = []
+
+
+class CounterIn(UnitValues):
+    note: Text = ""
+
+
+class CountersheetIn(Open):
+    """`scenarios/countersheets/<id>.yaml`: `units: [...]` without placement."""
+
+    game: Literal["korsun", "kursk"] | None = None
+    source: Text = ""
+    units: list[CounterIn]
+
+
+# --- scenarios (DESIGN §5) -----------------------------------------------------------------
+class ArrivesIn(Strict):
+    """A reinforcement (11.0): the turn and an entry zone (or an edge) or a hex."""
+
+    turn: Annotated[int, Field(ge=1)]
+    zone: Text | None = None
+    hex: HexRef | None = None
+
+    @model_validator(mode="after")
+    def _one_place(self) -> ArrivesIn:
+        if (self.zone is None) == (self.hex is None):
+            raise ValueError("give exactly one of zone or hex")
+        return self
+
+
+class UnitIn(UnitValues):
+    """A unit of a scenario: its values (inline, or over a countersheet's) and its start."""
+
+    side: Text
+    type: UnitType
+    hex: HexRef | None = None
+    ff: bool = False
+    fortification: Literal["ff", "if"] | None = None  # extension: "if" = 7.2 (Korsun)
+    setup: Literal["combat", "transport"] | None = None
+    oos: Annotated[int, Field(ge=0)] = 0
+    disorganized: bool = False
+    arrives: ArrivesIn | None = None
+
+
+class SupplyIn(Strict):
+    """A supply source (10.1): a map edge, an entry zone or a hex."""
+
+    edge: Edge | None = None
+    zone: Text | None = None
+    hex: HexRef | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> SupplyIn:
+        given = [k for k in ("edge", "zone", "hex") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of edge, zone or hex")
+        return self
+
+
+class SideIn(Open):
+    nation: Text | None = None
+    supply: Annotated[list[SupplyIn], BeforeValidator(_none_to_empty_list)] = []
+
+
+class StartIn(Strict):
+    turn: Annotated[int, Field(ge=1)] = 1
+    phase: Phase = "air"
+    active: Text | None = None
+
+
+class CalendarIn(Open):
+    start: dt.date
+
+
+class VictoryHexIn(Strict):
+    hex: HexRef
+    vp: int
+    side: Text | None = None
+
+
+class VictoryIn(Open):
+    hexes: Annotated[list[VictoryHexIn], BeforeValidator(_none_to_empty_list)] = []
+
+
+class ScenarioIn(Open):
+    """The top level of a scenario file. `map`, `units` and `control` are checked by the
+    loader, since their form depends on other keys."""
+
+    id: Annotated[Text, Field(min_length=1)]
+    name: Text | None = None
+    system: Literal["wb95"]
+    game: Literal["korsun", "kursk"]
+    initiative: Text
+    turns: Annotated[int, Field(ge=1)]
+    start: StartIn | None = None
+    calendar: CalendarIn | None = None
+    options: FreeMap = {}
+    map: Any
+    countersheet: Text | None = None
+    sides: dict[Text, Annotated[SideIn, BeforeValidator(_none_to_empty_dict)]]
+    units: Annotated[list[Any], BeforeValidator(_none_to_empty_list)] = []
+    air: FreeMap = {}
+    special: FreeMap = {}
+    barrage: bool = False
+    victory: VictoryIn | None = None
+    control: Any = None
+
+
+# --- TERRAIN INFLUENCE tables --------------------------------------------------------------
+class TerrainRowIn(Strict):
+    trucked: Cost = None
+    mechanized: Cost = None
+    foot: Cost = None
+    hq: Cost = None
+    combat: int = 0
+    base: Text | None = None
+    note: Text = ""
+
+
+class HexsideRowIn(Strict):
+    trucked: Cost = None
+    mechanized: Cost = None
+    foot: Cost = None
+    combat: int = 0
+    bridge_only: bool = False
+    blocks_zoc: bool = False
+    no_attack: bool = False
+    note: Text = ""
+
+
+class RoadRowIn(Strict):
+    trucked: Cost = None
+    mechanized: Cost = None
+    foot: Cost = None
+    bonus: bool = False
+    note: Text = ""
+
+
+class TableIn(Strict):
+    game: Text
+    source: Text
+    notes: Text = ""
+    terrain: dict[Text, TerrainRowIn]
+    hexsides: dict[Text, HexsideRowIn]
+    roads: dict[Text, RoadRowIn]
+    ff_cms: dict[Text, int] = {}
+
+
+class MoraleIn(Strict):
+    source: Text
+    notes: Text = ""
+    limits: dict[Text, Annotated[int, Field(ge=2, le=13)]]

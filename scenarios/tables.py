@@ -1,0 +1,126 @@
+"""The game tables kept as data: TERRAIN INFLUENCE per game (3.1.11, 5.5.1, R10, R11, R15,
+R24) and the morale limits of 5.6.2.
+
+Files live in `scenarios/tables/`, found from this package's directory, never the CWD.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import cache, lru_cache
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from engine.model import Cost, HexsideRow, RoadRow, TerrainRow, TerrainTable
+from scenarios.errors import ScenarioError, from_validation
+from scenarios.schema import MoraleIn, TableIn
+from scenarios.yamlio import read_yaml_file
+
+PACKAGE_DIR = Path(__file__).parent
+TABLES_DIR = PACKAGE_DIR / "tables"
+MORALE_FILE = TABLES_DIR / "morale.yaml"
+_TERRAIN_SUFFIX = "-terrain.yaml"
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def known_games() -> list[str]:
+    """Games that have a terrain table."""
+    return sorted(p.name[: -len(_TERRAIN_SUFFIX)] for p in TABLES_DIR.glob(f"*{_TERRAIN_SUFFIX}"))
+
+
+def table_path(game: str) -> Path:
+    return TABLES_DIR / f"{game}{_TERRAIN_SUFFIX}"
+
+
+def load_table(game: str) -> TerrainTable:
+    """The TERRAIN INFLUENCE table of a game (`korsun`, `kursk`)."""
+    if not isinstance(game, str) or not _ID.match(game) or not table_path(game).is_file():
+        raise ScenarioError(
+            str(TABLES_DIR),
+            "game",
+            f"no terrain table for game {game!r} (known: {', '.join(known_games())})",
+        )
+    return _load_table(game)
+
+
+def _costs(
+    trucked: Cost, mechanized: Cost, foot: Cost, hq: Cost | None = None, with_hq: bool = False
+) -> dict[str, Fraction | None]:
+    out: dict[str, Fraction | None] = {"trucked": trucked, "mechanized": mechanized, "foot": foot}
+    if with_hq:
+        out["hq"] = hq
+    return out
+
+
+@cache
+def _load_table(game: str) -> TerrainTable:
+    path = table_path(game)
+    data = read_yaml_file(path)
+    try:
+        t = TableIn.model_validate(data)
+    except ValidationError as e:
+        raise from_validation(e, str(path)) from None
+    if t.game != game:
+        raise ScenarioError(str(path), "game", f"is {t.game!r}, but the file is for {game!r}")
+    terrain: dict[str, TerrainRow] = {}
+    for name, row in t.terrain.items():
+        if row.base is not None:
+            base = t.terrain.get(row.base)
+            if base is None:
+                raise ScenarioError(
+                    str(path), f"terrain.{name}.base", f"unknown base terrain {row.base!r}"
+                )
+            if base.base is not None:
+                raise ScenarioError(
+                    str(path), f"terrain.{name}.base", f"{row.base!r} itself has a base terrain"
+                )
+        terrain[name] = TerrainRow(
+            name=name,
+            cost=_costs(
+                row.trucked, row.mechanized, row.foot, row.hq, "hq" in row.model_fields_set
+            ),
+            combat=row.combat,
+            base=row.base,
+            note=row.note,
+        )
+    hexsides = {
+        name: HexsideRow(
+            name=name,
+            cost=_costs(row.trucked, row.mechanized, row.foot),
+            combat=row.combat,
+            bridge_only=row.bridge_only,
+            blocks_zoc=row.blocks_zoc,
+            no_attack=row.no_attack,
+            note=row.note,
+        )
+        for name, row in t.hexsides.items()
+    }
+    roads = {
+        name: RoadRow(
+            name=name, cost=_costs(row.trucked, row.mechanized, row.foot), bonus=row.bonus
+        )
+        for name, row in t.roads.items()
+    }
+    for key in t.ff_cms:
+        if key != "*" and key not in terrain:
+            raise ScenarioError(str(path), f"ff_cms.{key}", "not a terrain of this table")
+    return TerrainTable(
+        game=game, terrain=terrain, hexsides=hexsides, roads=roads, ff_cms=dict(t.ff_cms)
+    )
+
+
+def load_morale() -> dict[str, int]:
+    """Morale limits by nation (5.6.2): a unit is disorganized on 2K6 >= its limit."""
+    return dict(_load_morale())
+
+
+@lru_cache(maxsize=1)
+def _load_morale() -> tuple[tuple[str, int], ...]:
+    data = read_yaml_file(MORALE_FILE)
+    try:
+        m = MoraleIn.model_validate(data)
+    except ValidationError as e:
+        raise from_validation(e, str(MORALE_FILE)) from None
+    return tuple(m.limits.items())

@@ -1,0 +1,81 @@
+"""Shared helpers: small hand-made scenarios built in the DESIGN §5 format."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Applied, Rejection
+from engine.model import Setup
+from engine.notation import parse_order
+from engine.record import GameRecord
+from scenarios import load_scenario_data
+
+
+def scenario(
+    units: list[dict[str, Any]],
+    *,
+    game: str = "korsun",
+    cols: tuple[int, int] = (1, 10),
+    rows: tuple[int, int] = (1, 8),
+    terrain: dict[str, str] | None = None,
+    hexsides: list[dict[str, Any]] | None = None,
+    bridges: list[list[str]] | None = None,
+    roads: list[dict[str, Any]] | None = None,
+    start: dict[str, Any] | None = None,
+    **extra: Any,
+) -> Setup:
+    """A 10x8 clear map by default, Soviet initiative, starting in the Soviet Movement Phase."""
+    data: dict[str, Any] = {
+        "id": "t-test",
+        "system": "wb95",
+        "game": game,
+        "initiative": "soviet",
+        "turns": 3,
+        "start": start or {"turn": 1, "phase": "movement", "active": "soviet"},
+        "map": {
+            "layout": "even-q",
+            "cols": list(cols),
+            "rows": list(rows),
+            "default": "clear",
+            "terrain": terrain or {},
+            "hexsides": hexsides or [],
+            "bridges": bridges or [],
+            "roads": roads or [],
+        },
+        "sides": {
+            "soviet": {"nation": "soviet", "supply": [{"edge": "E"}]},
+            "german": {"nation": "german", "supply": [{"edge": "W"}]},
+        },
+        "units": [_unit(u) for u in units],
+    }
+    data.update(extra)
+    return load_scenario_data(data, name="test")
+
+
+def _unit(u: dict[str, Any]) -> dict[str, Any]:
+    out = {"name": u["id"], "sp": 4, "mp": 4, "type": "inf"}
+    out.update(u)
+    out.setdefault("side", "soviet" if u["id"].startswith("s") else "german")
+    return out
+
+
+def play(setup: Setup, *lines: str, seed: int = 0) -> GameRecord:
+    """Apply order lines; every one must be accepted."""
+    rec = GameRecord(setup, seed)
+    for line in lines:
+        order = parse_order(line)
+        assert order is not None
+        r = rec.submit(None, order)
+        assert isinstance(r, Applied), f"{line!r} rejected: {r}"
+    return rec
+
+
+def reject(rec: GameRecord, line: str) -> Rejection:
+    """Apply one order that must be rejected, and check that nothing changed."""
+    before = rec.state.snapshot()
+    order = parse_order(line)
+    assert order is not None
+    r = rec.submit(None, order)
+    assert isinstance(r, Rejection), f"{line!r} was accepted"
+    assert rec.state.snapshot() == before
+    return r

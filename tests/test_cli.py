@@ -1,0 +1,141 @@
+"""DESIGN §6: `kessel run`, its JSON, exit codes and game exports; local play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+SCEN = """
+id: t-cli
+system: wb95
+game: korsun
+initiative: soviet
+turns: 2
+start: {turn: 1, phase: movement, active: soviet}
+map: {layout: even-q, cols: [1, 10], rows: [1, 8], default: clear,
+      terrain: {"0405": town}, names: {"0405": Steblev}}
+sides:
+  soviet: {nation: soviet, supply: [{edge: E}]}
+  german: {nation: german, supply: [{edge: W}]}
+units:
+  - {id: s-232, name: 232 Rifle Division, side: soviet, type: inf, size: D, sp: 6, mp: 4,
+     cel: 2, hex: "0333"}
+  - {id: g-88a, name: 88 Infantry, side: german, type: inf, sp: 5, mp: 4, cel: 2, hex: "0808"}
+"""
+
+
+@pytest.fixture
+def scen(tmp_path: Path) -> Path:
+    p = tmp_path / "t-cli.yaml"
+    p.write_text(SCEN.replace('"0333"', '"0303"'))
+    return p
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict, str]:  # type: ignore[type-arg]
+    code = main(["run", *args, "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out.strip() else {}), err
+
+
+def test_run_prints_the_design_json(
+    scen: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    orders = tmp_path / "o.txt"
+    orders.write_text("soviet: move s-232 0403 0404   # two hexes\n")
+    code, out, _ = run(capsys, str(scen), "--orders", str(orders))
+    assert code == 0
+    assert (out["turn"], out["phase"], out["active"]) == (1, "movement", "soviet")
+    unit = next(u for u in out["units"] if u["id"] == "s-232")
+    assert unit == {
+        "id": "s-232",
+        "side": "soviet",
+        "hex": "0404",
+        "cel": 2,
+        "max_cel": 2,
+        "oos": 0,
+        "disorganized": False,
+        "fortification": None,
+        "setup": None,
+        "strategic": False,
+        "eliminated": False,
+    }
+    assert out["rejected"] is None and out["pending"] == []
+    assert out["vp"] == {"soviet": 0, "german": 0}
+    assert out["control"]["0303"] == "soviet"
+    assert [e["seq"] for e in out["events"]] == list(range(1, len(out["events"]) + 1))
+    assert out["events"][-1]["kind"] == "moved"
+
+
+def test_run_stops_at_the_first_rejected_order(
+    scen: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    orders = tmp_path / "o.txt"
+    orders.write_text("move s-232 0403\nmove s-232 0503\nmove s-232 0603\n")
+    code, out, _ = run(capsys, str(scen), "--orders", str(orders))
+    assert code == 2
+    assert out["rejected"]["line"] == 2 and out["rejected"]["order"] == "move s-232 0503"
+    assert out["rejected"]["rule"] == "3.1.6"
+    assert next(u for u in out["units"] if u["id"] == "s-232")["hex"] == "0403"
+
+
+def test_malformed_line_is_a_rejection_with_its_line(
+    scen: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    orders = tmp_path / "o.txt"
+    orders.write_text("# comment\nmarch s-232 0403\n")
+    code, out, _ = run(capsys, str(scen), "--orders", str(orders))
+    assert code == 2 and out["rejected"]["line"] == 2 and "march" in out["rejected"]["message"]
+
+
+def test_bad_files_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: x\nunits: [\n")
+    assert main(["run", str(bad)]) == 1
+    assert "bad.yaml" in capsys.readouterr().err
+    assert main(["run", str(tmp_path / "missing.yaml")]) == 1
+    assert main(["run", "demo-steblev", "--orders", str(tmp_path / "none.txt")]) == 1
+    assert main(["run", "demo-steblev", "--dice", "3,9"]) == 1
+
+
+def test_orders_from_stdin_and_shipped_ids(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("done\n"))
+    code, out, _ = run(capsys, "demo-steblev", "--orders", "-")
+    assert code == 0 and out["phase_number"] > 3
+
+
+def test_save_and_replay_a_game_export(
+    scen: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    orders = tmp_path / "o.txt"
+    orders.write_text("move s-232 0403\ndone\n")
+    export = tmp_path / "game.yaml"
+    code, first, _ = run(
+        capsys, str(scen), "--orders", str(orders), "--seed", "9", "--save", str(export)
+    )
+    assert code == 0 and "kessel: game-export" in export.read_text()
+    code, again, _ = run(capsys, str(export))
+    assert code == 0
+    assert again["units"] == first["units"] and again["events"] == first["events"]
+
+
+def test_scenarios_lists_the_shipped_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["scenarios"]) == 0
+    assert "demo-steblev" in capsys.readouterr().out
+
+
+def test_local_play_session() -> None:
+    from bot.local import play
+
+    lines = iter(["help", "units", "moves s-nope", "march", "done", "units german", "quit"])
+    out: list[str] = []
+    assert play("demo-steblev", read=lambda _p: next(lines), write=out.append) == 0
+    text = "\n".join(out)
+    assert "Type orders" in text and "not understood" in text and "cannot move now" in text

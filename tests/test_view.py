@@ -1,0 +1,48 @@
+"""16.1 Fog of war through views (K12): a viewer never sees what it may not."""
+
+from __future__ import annotations
+
+from conftest import play, scenario
+
+from engine.view import view
+
+UNITS = [
+    {"id": "s-inf", "hex": "0203"},
+    {"id": "g-top", "hex": "0805", "type": "arm"},
+    {"id": "g-mid", "hex": "0805", "type": "inf"},
+    {"id": "g-low", "hex": "0805", "type": "art", "sp": [6, 2]},
+    {"id": "g-late", "arrives": {"turn": 2, "hex": "1005"}},
+]
+
+
+def test_16_1_1_k12_only_the_top_counter_of_an_enemy_stack_is_seen() -> None:
+    v = view(play(scenario(UNITS)).state, "soviet")
+    german = [u for u in v.units if u.side == "german"]
+    assert [(u.known, u.id) for u in german] == [
+        ("full", "g-top"),
+        ("hidden", None),
+        ("hidden", None),
+    ]
+    assert v.stacks["0805"] == 3
+    assert all(u.id != "g-late" for u in v.units)  # not on the map yet
+    text = repr(v.to_json())
+    assert "g-mid" not in text and "g-low" not in text and "g-late" not in text
+
+
+def test_16_1_4_adjacent_stacks_show_types_and_cels() -> None:
+    units = [dict(u) for u in UNITS]
+    units[0]["hex"] = "0705"
+    v = view(play(scenario(units)).state, "soviet")
+    seen = [(u.known, u.type, u.cel) for u in v.units if u.side == "german"]
+    assert seen == [("full", "arm", 2), ("type", "inf", 2), ("type", "art", 1)]
+
+
+def test_moderator_sees_all_and_spectator_sees_what_both_share() -> None:
+    rec = play(scenario(UNITS))
+    mod = view(rec.state, "moderator")
+    assert {u.id for u in mod.units} >= {"g-top", "g-mid", "g-low", "g-late", "s-inf"}
+    spec = view(rec.state, "spectator")
+    assert [u.id for u in spec.units if u.side == "german"] == ["g-top", None, None]
+    assert [u.id for u in spec.units if u.side == "soviet"] == [
+        "s-inf"
+    ]  # a lone unit is its own top
