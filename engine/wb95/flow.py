@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.core import Ctx
 from engine.state import GameState
 from engine.wb95.control import control_changes, victory_points
-from engine.wb95.sequence import PHASES, Phase, actors
+from engine.wb95.sequence import PHASES, TITLES, Phase, actors
 
 ARTILLERY_RANGE = 3  # 6.1.2
 
@@ -142,3 +142,9 @@ def run_supply_phase(ctx: Ctx) -> None:
 def end_game(ctx: Ctx, why: str) -> None:
     vp = victory_points(ctx.state)
     ctx.emit("game_ended", reason=why, result={"vp": vp})
+
+
+def phase_title(state: GameState) -> str:
+    ph = current_phase(state)
+    who = "both sides'" if ph.player == "both" else f"{acting_sides(state)[0]}'s"
+    return f"{who} {TITLES[ph.kind]} (phase {ph.number}, turn {state.turn})"

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from engine import orders as o
 from engine.core import Applied, Ctx, Event, Rejected, Rejection
 from engine.dice import DiceState
-from engine.hexgrid import HexIdError, normalize
 from engine.model import Setup
 from engine.state import GameState, UnitState
 from engine.wb95 import flow
+from engine.wb95 import movement as _movement  # noqa: F401 - registers its order handlers
 from engine.wb95.control import initial_control
-from engine.wb95.movement import Reach, available_mp, check_path, fmt_mp, reachable
+from engine.wb95.dispatch import ORDER_HANDLERS, handles
+from engine.wb95.movement import Reach, can_move, reachable
 from engine.wb95.reducer import reduce
-from engine.wb95.sequence import PHASES, TITLES, phase_index
+from engine.wb95.sequence import PHASES, phase_index
 from engine.wb95.stacking import STACK_LIMIT, overstacked
 
 # Where each not-yet-refereed order kind is ruled, for an honest rejection.
@@ -108,7 +109,7 @@ def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
     ph = flow.current_phase(state)
     if side not in flow.acting_sides(state) and not any(d.side == side for d in state.pending):
         raise Rejected(
-            f"it is {_phase_title(state)}: {side} cannot give orders now",
+            f"it is {flow.phase_title(state)}: {side} cannot give orders now",
             "2.1.2",
         )
     answers = (o.Losses, o.Retreat, o.Pursue, o.Pass)
@@ -120,7 +121,7 @@ def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
     if state.pending and not mine:
         d = state.pending[0]
         raise Rejected(f"waiting for {d.side} to answer a {d.kind} decision", d.rule)
-    handler = HANDLERS.get(type(order))
+    handler = ORDER_HANDLERS.get(type(order))
     if handler is None:
         case = LATER.get(type(order), "")
         raise Rejected(
@@ -130,12 +131,6 @@ def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
         raise Rejected(f"'{order.verb}' is not an Air Phase action", "2.1.2")
     handler(ctx, side, order)
     return ctx.done()
-
-
-def _phase_title(state: GameState) -> str:
-    ph = flow.current_phase(state)
-    who = "both sides'" if ph.player == "both" else f"{flow.acting_sides(state)[0]}'s"
-    return f"{who} {TITLES[ph.kind]} (phase {ph.number}, turn {state.turn})"
 
 
 def resolve_side(state: GameState, side: str | None) -> str:
@@ -156,143 +151,10 @@ def resolve_side(state: GameState, side: str | None) -> str:
     return s
 
 
-Why = tuple[str, str]  # (reason, rule case)
-
-
-# --- unit references ---------------------------------------------------------------------
-
-
-def find_unit(state: GameState, ref: str) -> UnitState:
-    u = state.units.get(ref)
-    if u is None:
-        folded = [k for k in state.units if k.lower() == ref.lower()]
-        if len(folded) == 1:
-            u = state.units[folded[0]]
-    if u is None:
-        raise Rejected(f"there is no unit '{ref}' in this scenario")
-    return u
-
-
-def own_units(
-    state: GameState,
-    side: str,
-    refs: Sequence[str],
-    able: Callable[[UnitState], Why | None],
-    what: str,
-) -> list[UnitState]:
-    """Resolve unit ids and `@HEX` refs to `side`'s units. `able` returns why a unit
-    cannot take the order (None if it can); `@HEX` takes only the units that can."""
-    out: list[UnitState] = []
-    for ref in refs:
-        if ref.startswith("@"):
-            try:
-                h = normalize(ref[1:])
-            except HexIdError as e:
-                raise Rejected(str(e)) from None
-            here = [u for u in state.units_at(h) if u.side == side]
-            fit = [u for u in here if able(u) is None]
-            if not fit:
-                why = able(here[0]) if len(here) == 1 else None
-                if why is not None:
-                    raise Rejected(f"no unit of yours at {h} can {what}: {why[0]}", why[1])
-                raise Rejected(f"no unit of yours at {h} can {what}")
-            out.extend(u for u in fit if u not in out)
-            continue
-        u = find_unit(state, ref)
-        if u.side != side:
-            raise Rejected(f"{u.id} is not yours: it belongs to {u.side}")
-        if u.eliminated:
-            raise Rejected(f"{u.id} has been eliminated")
-        if u.hex is None:
-            raise Rejected(f"{u.id} is not on the map yet", "11.0")
-        reason = able(u)
-        if reason is not None:
-            raise Rejected(f"{u.id} cannot {what}: {reason[0]}", reason[1])
-        if u not in out:
-            out.append(u)
-    if not out:
-        raise Rejected(f"no units named to {what}")
-    return out
-
-
 # --- orders -------------------------------------------------------------------------------
 
 
-def _can_move(state: GameState, u: UnitState) -> Why | None:
-    spec = state.setup.units[u.id]
-    if u.moved:
-        return ("it has already moved this phase", "3.1.6")
-    if spec.move == "none" or spec.mp <= 0:
-        return ("it has no movement points", "3.1.5")
-    if u.strategic:
-        return ("it is marked for strategic movement and moves in that phase", "12.0")
-    if spec.type == "art" and u.setup == "combat":
-        return ("towed artillery moves only in transport setup", "6.2.3")
-    return None
-
-
-def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
-    """3.0: move each named unit along the path, or by its cheapest path to the hex."""
-    state = ctx.state
-    if flow.current_phase(state).kind != "movement":
-        raise Rejected(f"units move in the Movement Phase; it is {_phase_title(state)}", "2.1.2")
-    units = own_units(state, side, order.units, lambda u: _can_move(state, u), "move")
-    try:
-        path = [normalize(h) for h in order.path]
-    except HexIdError as e:
-        raise Rejected(str(e)) from None
-    for named in units:
-        u = ctx.state.units[named.id]
-        assert u.hex is not None
-        start = u.hex
-        explicit = len(path) > 1  # a path, not just a destination
-        steps = path[1:] if explicit and path[0] == start else list(path)
-        if not steps or steps == [start]:
-            raise Rejected(f"{u.id} is already at {start}")
-        if explicit:
-            reach = check_path(ctx.state, u, steps)
-        else:
-            reach = _cheapest(ctx.state, u, steps[0])
-        ctx.emit(
-            "moved",
-            unit=u.id,
-            side=side,
-            **{"from": start},
-            to=reach.hex,
-            path=[start, *reach.path],
-            cost=str(reach.cost),
-            mp=str(available_mp(ctx.state, u)),
-            bonus=reach.bonus,
-        )
-
-
-def _cheapest(state: GameState, u: UnitState, dest: str) -> Reach:
-    m = state.setup.map
-    if not m.grid.contains(dest):
-        raise Rejected(f"{dest} is not on the map", "1.1")
-    options = reachable(state, u)
-    if dest in options:
-        return options[dest]
-    assert u.hex is not None
-    if m.grid.adjacent(u.hex, dest):
-        return check_path(state, u, [dest])  # raises with the precise reason
-    if state.occupant_side(dest) not in (None, u.side):
-        raise Rejected(f"cannot enter {m.label(dest)}: it holds enemy units", "3.1.8")
-    unlimited = reachable(state, u, mp=available_mp(state, u) + 10_000)
-    if dest in unlimited:
-        r = unlimited[dest]
-        raise Rejected(
-            f"{u.id} cannot reach {m.label(dest)} this phase: the cheapest legal path costs "
-            f"{fmt_mp(r.cost)} MP and it has {fmt_mp(available_mp(state, u))}",
-            "3.1.5",
-        )
-    raise Rejected(
-        f"{u.id} has no legal path to {m.label(dest)}: enemy ZoC stops movement (4.2.1) "
-        "and impassable terrain or enemy units are in the way",
-        "4.2.1",
-    )
-
-
+@handles(o.Done)
 def do_done(ctx: Ctx, side: str, order: o.Done) -> None:
     """End `side`'s part of the current phase; when every acting side is done, go on."""
     state = ctx.state
@@ -307,12 +169,6 @@ def do_done(ctx: Ctx, side: str, order: o.Done) -> None:
         flow.finish_phase(ctx)
 
 
-HANDLERS: dict[type[o.Order], Callable[[Ctx, str, o.Order], None]] = {
-    o.Move: do_move,  # type: ignore[dict-item]
-    o.Done: do_done,  # type: ignore[dict-item]
-}
-
-
 # --- legal actions (autocomplete, previews, the self-play fuzzer) -------------------------
 
 
@@ -324,7 +180,7 @@ def legal_moves(state: GameState, unit_id: str) -> dict[str, Reach]:
         return {}
     if flow.current_phase(state).kind != "movement" or u.side not in flow.awaited_sides(state):
         return {}
-    if _can_move(state, u) is not None:
+    if can_move(state, u) is not None:
         return {}
     return reachable(state, u)
 

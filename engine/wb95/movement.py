@@ -16,11 +16,15 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.core import Rejected
-from engine.hexgrid import HexId
+from engine import orders as o
+from engine.core import Ctx, Rejected
+from engine.hexgrid import HexId, HexIdError, normalize
 from engine.model import UnitSpec
 from engine.state import GameState, UnitState
+from engine.wb95 import flow
+from engine.wb95.dispatch import handles
 from engine.wb95.terrain import step_cost
+from engine.wb95.units import Why, own_units
 from engine.wb95.zoc import ZocMap, zoc_map
 
 ZOC_LEAVE_COST = Fraction(1)  # 4.2.6
@@ -198,3 +202,84 @@ def fmt_mp(x: Fraction) -> str:
     if x.denominator == 2:
         return f"{float(x):g}"
     return f"{x.numerator}/{x.denominator}"
+
+
+# --- the move order ------------------------------------------------------------------------
+
+
+def can_move(state: GameState, u: UnitState) -> Why | None:
+    spec = state.setup.units[u.id]
+    if u.moved:
+        return ("it has already moved this phase", "3.1.6")
+    if spec.move == "none" or spec.mp <= 0:
+        return ("it has no movement points", "3.1.5")
+    if u.strategic:
+        return ("it is marked for strategic movement and moves in that phase", "12.0")
+    if spec.type == "art" and u.setup == "combat":
+        return ("towed artillery moves only in transport setup", "6.2.3")
+    return None
+
+
+@handles(o.Move)
+def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
+    """3.0: move each named unit along the path, or by its cheapest path to the hex."""
+    state = ctx.state
+    if flow.current_phase(state).kind != "movement":
+        raise Rejected(
+            f"units move in the Movement Phase; it is {flow.phase_title(state)}", "2.1.2"
+        )
+    units = own_units(state, side, order.units, lambda u: can_move(state, u), "move")
+    try:
+        path = [normalize(h) for h in order.path]
+    except HexIdError as e:
+        raise Rejected(str(e)) from None
+    for named in units:
+        u = ctx.state.units[named.id]
+        assert u.hex is not None
+        start = u.hex
+        explicit = len(path) > 1  # a path, not just a destination
+        steps = path[1:] if explicit and path[0] == start else list(path)
+        if not steps or steps == [start]:
+            raise Rejected(f"{u.id} is already at {start}")
+        if explicit:
+            reach = check_path(ctx.state, u, steps)
+        else:
+            reach = _cheapest(ctx.state, u, steps[0])
+        ctx.emit(
+            "moved",
+            unit=u.id,
+            side=side,
+            **{"from": start},
+            to=reach.hex,
+            path=[start, *reach.path],
+            cost=str(reach.cost),
+            mp=str(available_mp(ctx.state, u)),
+            bonus=reach.bonus,
+        )
+
+
+def _cheapest(state: GameState, u: UnitState, dest: str) -> Reach:
+    m = state.setup.map
+    if not m.grid.contains(dest):
+        raise Rejected(f"{dest} is not on the map", "1.1")
+    options = reachable(state, u)
+    if dest in options:
+        return options[dest]
+    assert u.hex is not None
+    if m.grid.adjacent(u.hex, dest):
+        return check_path(state, u, [dest])  # raises with the precise reason
+    if state.occupant_side(dest) not in (None, u.side):
+        raise Rejected(f"cannot enter {m.label(dest)}: it holds enemy units", "3.1.8")
+    unlimited = reachable(state, u, mp=available_mp(state, u) + 10_000)
+    if dest in unlimited:
+        r = unlimited[dest]
+        raise Rejected(
+            f"{u.id} cannot reach {m.label(dest)} this phase: the cheapest legal path costs "
+            f"{fmt_mp(r.cost)} MP and it has {fmt_mp(available_mp(state, u))}",
+            "3.1.5",
+        )
+    raise Rejected(
+        f"{u.id} has no legal path to {m.label(dest)}: enemy ZoC stops movement (4.2.1) "
+        "and impassable terrain or enemy units are in the way",
+        "4.2.1",
+    )

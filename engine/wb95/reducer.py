@@ -60,7 +60,9 @@ def _info(s: GameState, e: Event) -> None:
     """Events that only report (game_started, phase_skipped, ...)."""
 
 
-HANDLERS: dict[str, Callable[[GameState, Event], None]] = {
+EventHandler = Callable[[GameState, Event], None]
+
+HANDLERS: dict[str, EventHandler] = {
     "game_started": _info,
     "turn_started": _turn_started,
     "phase_started": _phase_started,
@@ -71,6 +73,18 @@ HANDLERS: dict[str, Callable[[GameState, Event], None]] = {
     "control_changed": _control_changed,
     "game_ended": _game_ended,
 }
+
+
+def on(kind: str) -> Callable[[EventHandler], EventHandler]:
+    """Register how a rule module's event kind changes the state."""
+
+    def register(fn: EventHandler) -> EventHandler:
+        if kind in HANDLERS:
+            raise RuntimeError(f"two reducers for '{kind}'")
+        HANDLERS[kind] = fn
+        return fn
+
+    return register
 
 
 def reduce(state: GameState, event: Event) -> None:
