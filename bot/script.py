@@ -28,6 +28,7 @@ from engine.wb95 import flow
 from engine.wb95.control import victory_points
 from engine.wb95.sequence import PHASES
 from scenarios import ScenarioError, load_scenario, load_scenario_data
+from scenarios.yamlio import parse_yaml
 
 
 class SourceError(Exception):
@@ -48,10 +49,7 @@ def load_source(ref: str) -> Source:
     path = Path(ref)
     try:
         if path.is_file():
-            try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8"))
-            except yaml.YAMLError as e:
-                raise SourceError(f"{path}: not valid YAML: {e}") from None
+            data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
             if isinstance(data, dict) and data.get("kessel") == "game-export":
                 return _load_export(data, path)
             return Source(load_scenario(path), scenario_ref=str(path))

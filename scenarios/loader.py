@@ -551,8 +551,10 @@ def _units(
                     )
                 arrives = {"turn": a.turn, "zone": a.zone}
 
-        if u.setup is not None and u.type != "art":
-            raise bad("setup", "only towed artillery (type art) has a combat/transport setup (6.2)")
+        # 6.2: only towed artillery has a transport setup. `setup: combat` on any other unit
+        # is accepted and means nothing (DESIGN §5's example gives it to infantry).
+        if u.setup == "transport" and u.type != "art":
+            raise bad("setup", "only towed artillery (type art) can be in transport setup (6.2)")
         setup = (u.setup or "combat") if u.type == "art" else None
         fortification = u.fortification
         if u.ff:

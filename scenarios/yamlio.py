@@ -82,6 +82,11 @@ def parse_yaml(text: str, file: str) -> Any:
         if context:
             text_problem += f" ({context})"
         raise ScenarioError(file, _mark_key(e), text_problem) from None
+    except RecursionError:
+        raise ScenarioError(file, "(yaml)", "YAML error: nested too deeply") from None
+    except (ValueError, TypeError, OverflowError) as e:
+        # e.g. a date that does not exist (2024-13-45) or a number that does not fit
+        raise ScenarioError(file, "(yaml)", f"YAML error: {e}") from None
 
 
 def read_yaml_file(path: Path) -> Any:

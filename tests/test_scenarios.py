@@ -80,10 +80,9 @@ units:
 
 
 def example() -> dict[str, Any]:
-    """The DESIGN example as data, with the `setup:` line dropped (it is only for art)."""
+    """The DESIGN example as data."""
     data = yaml.safe_load(DESIGN_EXAMPLE)
     assert isinstance(data, dict)
-    del data["units"][0]["setup"]
     return data
 
 
@@ -153,13 +152,12 @@ def test_design_example_loads_with_its_values() -> None:
 
 
 def test_design_example_text_loads_as_written() -> None:
-    """The text itself, `setup: combat` on an infantry unit included, is refused only for
-    that line: the unit-level check (setup is for towed artillery, 6.2)."""
-    with pytest.raises(ScenarioError) as e:
-        load_scenario_text(DESIGN_EXAMPLE, name="example.yaml")
-    assert e.value.key == "units[0].setup"
-    setup = load_scenario_text(DESIGN_EXAMPLE.replace("    setup: combat", "    #"))
+    """The text itself, through our YAML reader; `setup: combat` on its infantry unit is
+    accepted and means nothing (only towed artillery has a setup, 6.2)."""
+    setup = load_scenario_text(DESIGN_EXAMPLE, name="example.yaml")
     assert setup.units["s-232"].sp == 6
+    assert setup.starts[0].setup is None
+    assert setup.starts[0].hex == "0303"
 
 
 def test_design_example_map() -> None:
@@ -752,7 +750,12 @@ BAD: list[tuple[str, Mutation, str, str]] = [
     ("missing-sp", _del_unit_key(0, "sp"), "units[0].sp", "required"),
     ("fraction-garbage-mp", _set_unit(0, mp="fast"), "units[0].mp", "not a number"),
     ("attack-defence-on-infantry", _set_unit(0, sp=[4, 2]), "units[0].sp", "only for artillery"),
-    ("setup-on-infantry", _set_unit(0, setup="combat"), "units[0].setup", "towed artillery"),
+    (
+        "transport-setup-on-infantry",
+        _set_unit(0, setup="transport"),
+        "units[0].setup",
+        "towed artillery",
+    ),
     (
         "overstacked-start-hex",
         _add_units(*(_inf(f"s-x{i}", "0303") for i in range(4))),
@@ -855,6 +858,11 @@ def test_bad_scenarios_name_file_key_and_problem(
         pytest.param("id: t\nid: u\n", "line 2, column 1", "duplicate key 'id'",
                      id="duplicate-key"),
         pytest.param("\tid: t\n", "line 1, column 1", "YAML syntax error", id="tab-indent"),
+        pytest.param("id: t\ncalendar: {start: 1944-13-45}\n", "(yaml)", "month",
+                     id="impossible-date"),
+        pytest.param("[" * 5000, "(yaml)", "nested too deeply", id="deep-nesting"),
+        pytest.param("a: !!python/object:os.system x\n", "line 1, column 4",
+                     "could not determine a constructor", id="unsafe-tag"),
     ],
 )  # fmt: skip
 def test_bad_yaml_files(tmp_path: Path, text: str, key: str, problem: str) -> None:
