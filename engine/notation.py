@@ -70,7 +70,7 @@ class _Problem(Exception):
 # How each order is written, for help texts and error messages.
 USAGE: dict[str, str] = {
     "move": "move UNIT [UNIT...] HEX [HEX...]",
-    "attack": "attack UNIT [UNIT...] -> HEX [support UNIT...] [air COUNTER...]",
+    "attack": "attack UNIT [UNIT...] -> HEX [HEX...] [support UNIT...] [air COUNTER...]",
     "fire": "fire UNIT [UNIT...] -> HEX",
     "barrage": "barrage UNIT [UNIT...] -> HEX",
     "fortify": "fortify UNIT [UNIT...]",
@@ -233,9 +233,13 @@ def _parse_attack(args: list[str]) -> Order:
     before, after = _split_arrow("attack", args)
     units = _units("attack", before)
     target = _hex(after[0])
+    rest = after[1:]
+    also: list[str] = []
+    while rest and _hexish(rest[0]):  # more defending hexes (5.1.5: one attacking hex)
+        also.append(_hex(rest.pop(0)))
     groups: dict[str, list[str]] = {}
     current: list[str] | None = None
-    for tok in after[1:]:
+    for tok in rest:
         key = tok.lower()
         if key in ("support", "air"):
             if key in groups:
@@ -266,7 +270,7 @@ def _parse_attack(args: list[str]) -> Order:
                 raise _Problem(f"'{tok}' is not an air counter id or SP amount (e.g. g-air1 or 2)")
             refs.append(tok)
         air = tuple(refs)
-    return Attack(units=units, target=target, support=support, air=air)
+    return Attack(units=units, target=target, support=support, air=air, also=tuple(also))
 
 
 def _units_to_hex(verb: str, args: list[str]) -> tuple[tuple[str, ...], str]:
@@ -507,7 +511,7 @@ def format_order(order: Order) -> str:
     if isinstance(order, Move):
         words += [*order.units, *order.path]
     elif isinstance(order, Attack):
-        words += [*order.units, "->", order.target]
+        words += [*order.units, "->", order.target, *order.also]
         if order.support:
             words += ["support", *order.support]
         if order.air:

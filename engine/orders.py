@@ -37,12 +37,14 @@ class Move(Order):
 
 @dataclass(frozen=True)
 class Attack(Order):
-    """`attack UNITS -> HEX [support UNITS] [air AIRREFS]` (5.1)."""
+    """`attack UNITS -> HEX [HEX ...] [support UNITS] [air AIRREFS]` (5.1). Several
+    defending hexes (`also`) are allowed when the attackers stand in one hex (5.1.5)."""
 
     units: tuple[str, ...]
     target: str
     support: tuple[str, ...] = ()
     air: tuple[str, ...] = ()
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

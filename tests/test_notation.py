@@ -239,7 +239,7 @@ def test_arrow_without_spaces_other_verbs() -> None:
         ("attack g-1 1619", ["attack needs '->'"]),
         ("attack -> 1619", ["attack needs at least one unit"]),
         ("attack g-1 ->", ["attack needs a target hex"]),
-        ("attack g-1 -> 1619 1620", ["extra words after the target hex 1619", "'1620'"]),
+        ("attack g-1 -> 1619 foo", ["extra words after the target hex 1619", "'foo'"]),
         ("attack g-1 -> 1619 -> 1620", ["more than one '->'"]),
         ("attack g-1 -> s-2", ["expected a hex number but found 's-2'"]),
         ("attack g-1 -> 16190", ["'16190' is not a hex number"]),
@@ -486,3 +486,10 @@ def test_every_order_type_round_trips(order: Order) -> None:
     # ... also inside a block, with comments and blank lines around it.
     block = f"# header\n\n{text}   # trailing comment\n"
     assert parse_orders(block) == [replace_line(order, 3)]
+
+
+def test_5_1_5_attack_on_several_defending_hexes() -> None:
+    order = parse_order("attack g-1 -> 1619 1620 support g-art")
+    assert isinstance(order, Attack)
+    assert (order.target, order.also, order.support) == ("1619", ("1620",), ("g-art",))
+    assert format_order(order) == "attack g-1 -> 1619 1620 support g-art"
