@@ -72,13 +72,13 @@ class Ctx:
         self.events: list[Event] = []
         self._reduce = reducer
 
-    def emit(self, kind: str, **data: Any) -> Event:
+    def emit(self, kind: str, /, **data: Any) -> Event:
         ev = Event(self.state.seq + 1, kind, data)
         self._reduce(self.state, ev)
         self.events.append(ev)
         return ev
 
-    def roll(self, n: int, reason: str, **info: Any) -> list[int]:
+    def roll(self, n: int, reason: str, /, **info: Any) -> list[int]:
         """Roll n six-sided dice (nK6, 1.8); the faces are logged as an event."""
         faces, used_forced, used_seeded = self.state.dice.draw(n)
         self.emit(

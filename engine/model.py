@@ -216,6 +216,7 @@ class Setup:
     barrage: bool = False  # 6.5: only where the scenario allows it
     air: Mapping[str, Any] = field(default_factory=dict)
     special: Mapping[str, Any] = field(default_factory=dict)
+    results: Any = None  # the system's result tables (engine.wb95.crt.ResultTables)
 
     @property
     def side_names(self) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ game's events from its initial state rebuilds the identical state.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
@@ -31,6 +32,10 @@ class UnitState:
     eliminated: bool = False
     arrives: dict[str, Any] | None = None  # not yet on the map (11.0)
     moved: bool = False  # has moved in the current phase (3.1.6)
+    fought: bool = False  # has attacked or been attacked in the current phase (5.1.1)
+    disorganized_at: tuple[int, int] | None = None  # (turn, phase index) it became so (R22)
+    active_since_disorg: bool = False  # moved/fought since it became disorganized (R22)
+    retreated_turn: int | None = None  # the turn it last retreated (5.3.10, 7.1.2 b)
     mp_spent: Fraction = Fraction(0)
     entered_seq: int = 0  # order of arrival in its hex: the earliest is the top counter
 
@@ -82,6 +87,7 @@ class GameState:
     seq: int = 0  # number of the last event
     over: bool = False
     result: dict[str, Any] | None = None
+    combat: dict[str, Any] | None = None  # the combat being resolved (5.2.1), plain data
 
     def clone(self) -> GameState:
         """A copy that shares the static setup and copies everything mutable."""
@@ -97,6 +103,7 @@ class GameState:
             seq=self.seq,
             over=self.over,
             result=None if self.result is None else dict(self.result),
+            combat=None if self.combat is None else copy.deepcopy(self.combat),
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -115,6 +122,7 @@ class GameState:
             "seq": self.seq,
             "over": self.over,
             "result": self.result,
+            "combat": self.combat,
         }
 
     # --- queries used everywhere --------------------------------------------------------

@@ -47,7 +47,7 @@ from scenarios.schema import (
     UnitIn,
     to_hex,
 )
-from scenarios.tables import PACKAGE_DIR, load_morale, load_table
+from scenarios.tables import PACKAGE_DIR, load_morale, load_results, load_table
 from scenarios.yamlio import parse_yaml, read_yaml_file
 
 SHIPPED_DIR = PACKAGE_DIR / "wb95"
@@ -256,6 +256,7 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
         map=mapdata,
         table=table,
         morale=morale,
+        results=load_results(),
         units=units,
         starts=tuple(starts),
         options=dict(sc.options),

@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.model import Cost, HexsideRow, RoadRow, TerrainRow, TerrainTable
+from engine.wb95.crt import ResultTables, parse_tables
 from scenarios.errors import ScenarioError, from_validation
 from scenarios.schema import MoraleIn, TableIn
 from scenarios.yamlio import read_yaml_file
@@ -124,3 +125,20 @@ def _load_morale() -> tuple[tuple[str, int], ...]:
     except ValidationError as e:
         raise from_validation(e, str(MORALE_FILE)) from None
     return tuple(m.limits.items())
+
+
+RESULTS_FILE = "wb95-results.yaml"
+
+
+@cache
+def load_results() -> ResultTables:
+    """The WB-95 result tables (COMBAT TABLE, AIR ATTACK, ARTILLERY FIRE, ATTACK ON
+    OBJECTS), shared by every game of the system."""
+    path = TABLES_DIR / RESULTS_FILE
+    data = read_yaml_file(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(path.name, "(top level)", "expected a mapping of tables")
+    try:
+        return parse_tables(data)
+    except ValueError as e:
+        raise ScenarioError(path.name, "(tables)", str(e)) from None

@@ -47,8 +47,8 @@ def test_2_1_4_combat_phase_waits_when_an_attack_is_possible() -> None:
     rec = play(setup, "move s-inf 0304 0404", "done")
     assert PHASES[rec.state.phase].kind == "combat"
     assert awaited_sides(rec.state) == ["soviet"]
-    r = reject(rec, "attack s-inf -> 0405")
-    assert "not refereed yet" in r.message and r.rule == "5.0"
+    r = reject(rec, "done")  # s-inf is in enemy ZoC: it must attack first
+    assert r.rule == "5.1.7" and "s-inf (0404)" in r.message and "0405" in r.message
 
 
 def test_2_1_2_orders_outside_their_phase_are_rejected() -> None:

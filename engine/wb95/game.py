@@ -9,8 +9,10 @@ from engine.core import Applied, Ctx, Event, Rejected, Rejection
 from engine.dice import DiceState
 from engine.model import Setup
 from engine.state import GameState, UnitState
+from engine.wb95 import combat as _combat
 from engine.wb95 import flow
 from engine.wb95 import movement as _movement  # noqa: F401 - registers its order handlers
+from engine.wb95 import results as _results  # noqa: F401 - registers its order handlers
 from engine.wb95.control import initial_control
 from engine.wb95.dispatch import ORDER_HANDLERS, handles
 from engine.wb95.movement import Reach, can_move, reachable
@@ -158,6 +160,12 @@ def resolve_side(state: GameState, side: str | None) -> str:
 def do_done(ctx: Ctx, side: str, order: o.Done) -> None:
     """End `side`'s part of the current phase; when every acting side is done, go on."""
     state = ctx.state
+    if state.combat is not None:
+        raise Rejected("the current combat must be resolved first", "5.2.1")
+    if flow.current_phase(state).kind == "combat":
+        why = _combat.mandatory_message(state, side)
+        if why:
+            raise Rejected(why, "5.1.7")
     if side in state.done:
         raise Rejected(f"{side} has already said done in this phase")
     over = overstacked(state, side)

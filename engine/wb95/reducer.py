@@ -18,6 +18,7 @@ def _phase_started(s: GameState, e: Event) -> None:
     s.done = []
     for u in s.units.values():
         u.moved = False
+        u.fought = False
         u.mp_spent = Fraction(0)
 
 
@@ -36,6 +37,7 @@ def _moved(s: GameState, e: Event) -> None:
         u.entered_seq = e.seq
     u.hex = e.data["to"]
     u.moved = True
+    u.active_since_disorg = True
     u.mp_spent = Fraction(e.data["cost"])
 
 
