@@ -59,9 +59,9 @@ def _unit(u: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def play(setup: Setup, *lines: str, seed: int = 0) -> GameRecord:
-    """Apply order lines; every one must be accepted."""
-    rec = GameRecord(setup, seed)
+def play(setup: Setup, *lines: str, seed: int = 0, dice: tuple[int, ...] = ()) -> GameRecord:
+    """Apply order lines; every one must be accepted. `dice` forces the first d6 faces."""
+    rec = GameRecord(setup, seed, dice)
     for line in lines:
         order = parse_order(line)
         assert order is not None
