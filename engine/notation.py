@@ -23,6 +23,7 @@ from engine.orders import (
     Attack,
     Barrage,
     Bridge,
+    Defend,
     Done,
     Enter,
     Fire,
@@ -70,7 +71,11 @@ class _Problem(Exception):
 # How each order is written, for help texts and error messages.
 USAGE: dict[str, str] = {
     "move": "move UNIT [UNIT...] HEX [HEX...]",
-    "attack": "attack UNIT [UNIT...] -> HEX [HEX...] [support UNIT...] [air COUNTER...]",
+    "attack": (
+        "attack UNIT [UNIT...] -> HEX [HEX...] [support UNIT...] [air COUNTER...] "
+        "[stars UNIT...] [cms N]"
+    ),
+    "defend": "defend [stars UNIT...] [cms N]",
     "fire": "fire UNIT [UNIT...] -> HEX",
     "barrage": "barrage UNIT [UNIT...] -> HEX",
     "fortify": "fortify UNIT [UNIT...]",
@@ -241,7 +246,7 @@ def _parse_attack(args: list[str]) -> Order:
     current: list[str] | None = None
     for tok in rest:
         key = tok.lower()
-        if key in ("support", "air"):
+        if key in ("support", "air", "stars", "cms"):
             if key in groups:
                 raise _Problem(f"attack lists '{key}' twice; put all of them after one '{key}'")
             current = groups[key] = []
@@ -270,7 +275,50 @@ def _parse_attack(args: list[str]) -> Order:
                 raise _Problem(f"'{tok}' is not an air counter id or SP amount (e.g. g-air1 or 2)")
             refs.append(tok)
         air = tuple(refs)
-    return Attack(units=units, target=target, support=support, air=air, also=tuple(also))
+    stars = _stars_group("attack", groups)
+    cms = _cms_group("attack", groups)
+    return Attack(
+        units=units,
+        target=target,
+        support=support,
+        air=air,
+        also=tuple(also),
+        stars=stars,
+        cms=cms,
+    )
+
+
+def _stars_group(verb: str, groups: dict[str, list[str]]) -> tuple[str, ...]:
+    if "stars" not in groups:
+        return ()
+    if not groups["stars"]:
+        raise _Problem(f"'stars' is not followed by any unit: {USAGE[verb]}")
+    return tuple(_unit(t) for t in groups["stars"])
+
+
+def _cms_group(verb: str, groups: dict[str, list[str]]) -> int:
+    if "cms" not in groups:
+        return 0
+    vals = groups["cms"]
+    if len(vals) != 1 or not vals[0].isdigit() or int(vals[0]) < 1:
+        raise _Problem(f"'cms' takes one whole number of CMs (e.g. cms 2): {USAGE[verb]}")
+    return int(vals[0])
+
+
+def _parse_defend(args: list[str]) -> Order:
+    groups: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for tok in args:
+        key = tok.lower()
+        if key in ("stars", "cms"):
+            if key in groups:
+                raise _Problem(f"defend lists '{key}' twice: {USAGE['defend']}")
+            current = groups[key] = []
+        elif current is None:
+            raise _Problem(f"defend takes 'stars UNIT...' and/or 'cms N': {USAGE['defend']}")
+        else:
+            current.append(tok)
+    return Defend(stars=_stars_group("defend", groups), cms=_cms_group("defend", groups))
 
 
 def _units_to_hex(verb: str, args: list[str]) -> tuple[tuple[str, ...], str]:
@@ -428,6 +476,7 @@ _PARSERS: dict[str, Callable[[list[str]], Order]] = {
     "losses": _parse_losses,
     "retreat": _parse_retreat,
     "pursue": _parse_pursue,
+    "defend": _parse_defend,
     "pass": _parse_pass,
     "done": _parse_done,
 }
@@ -516,6 +565,15 @@ def format_order(order: Order) -> str:
             words += ["support", *order.support]
         if order.air:
             words += ["air", *order.air]
+        if order.stars:
+            words += ["stars", *order.stars]
+        if order.cms:
+            words += ["cms", str(order.cms)]
+    elif isinstance(order, Defend):
+        if order.stars:
+            words += ["stars", *order.stars]
+        if order.cms:
+            words += ["cms", str(order.cms)]
     elif isinstance(order, Fire | Barrage):
         words += [*order.units, "->", order.target]
     elif isinstance(order, Fortify | Strategic | Losses):

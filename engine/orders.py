@@ -45,6 +45,8 @@ class Attack(Order):
     support: tuple[str, ...] = ()
     air: tuple[str, ...] = ()
     also: tuple[str, ...] = ()
+    stars: tuple[str, ...] = ()  # attackers using their special abilities (15.1.6)
+    cms: int = 0  # CMs spent from an HQ loss (9.1.6-9.1.7, R17)
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,16 @@ class Pursue(Order):
 
 
 @dataclass(frozen=True)
+class Defend(Order):
+    """`defend [stars UNITS] [cms N]`: the defender's answer before the combat roll -- which
+    units use their special abilities (stars 15.1, fortification units 15.4) and how many
+    HQ-loss CMs it spends (9.1.6, R17). `pass` uses none."""
+
+    stars: tuple[str, ...] = ()
+    cms: int = 0
+
+
+@dataclass(frozen=True)
 class Pass(Order):
     """`pass`: decline an optional step (pursuit, advance, a voluntary ability)."""
 
@@ -178,6 +190,7 @@ VERBS_BY_TYPE: dict[type[Order], str] = {
     Losses: "losses",
     Retreat: "retreat",
     Pursue: "pursue",
+    Defend: "defend",
     Pass: "pass",
     Done: "done",
     Mod: "mod",

@@ -14,6 +14,7 @@ from engine.orders import (
     Attack,
     Barrage,
     Bridge,
+    Defend,
     Done,
     Enter,
     Fire,
@@ -493,3 +494,16 @@ def test_5_1_5_attack_on_several_defending_hexes() -> None:
     assert isinstance(order, Attack)
     assert (order.target, order.also, order.support) == ("1619", ("1620",), ("g-art",))
     assert format_order(order) == "attack g-1 -> 1619 1620 support g-art"
+
+
+def test_15_1_6_star_use_and_hq_cms_in_attacks_and_defence() -> None:
+    order = parse_order("attack g-1 g-2 -> 1619 stars g-1 cms 2")
+    assert isinstance(order, Attack) and order.stars == ("g-1",) and order.cms == 2
+    assert format_order(order) == "attack g-1 g-2 -> 1619 stars g-1 cms 2"
+    d = parse_order("soviet: defend stars s-1 s-2 cms 1")
+    assert isinstance(d, Defend) and d.stars == ("s-1", "s-2") and d.cms == 1
+    assert format_order(d) == "soviet: defend stars s-1 s-2 cms 1"
+    with pytest.raises(NotationError, match="one whole number"):
+        parse_order("attack g-1 -> 1619 cms two")
+    with pytest.raises(NotationError, match="'stars' is not followed"):
+        parse_order("defend stars")

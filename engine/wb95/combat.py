@@ -15,16 +15,26 @@ from engine import orders as o
 from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.state import GameState, UnitState
-from engine.wb95 import flow
-from engine.wb95.crt import COLUMNS, Shift, clamp_roll, final_column, initial_column, lookup
+from engine.wb95 import flow, special
+from engine.wb95.crt import (
+    COLUMNS,
+    Shift,
+    clamp_roll,
+    final_column,
+    halve,
+    initial_column,
+    lookup,
+)
 from engine.wb95.dispatch import handles
 from engine.wb95.reducer import on
 from engine.wb95.strength import is_towed, strength, within_hq_range
-from engine.wb95.units import Why, own_units
+from engine.wb95.units import Why, find_unit, own_units
 from engine.wb95.zoc import zoc_map
 
 LONE_HQ_COLUMN = len(COLUMNS) - 1  # 5.1.9: the rightmost column
 IF_CMS = 2  # 7.2.1
+FP = "fixed-position"
+FP_CMS = 3  # 7.3.2
 
 
 # --- who may fight -------------------------------------------------------------------------
@@ -50,9 +60,18 @@ def unable_to_attack(state: GameState, u: UnitState) -> Why | None:
     return None
 
 
-def fortified(u: UnitState) -> bool:
-    """In field or improved fortifications (7.1.11, 7.2.1)."""
-    return u.fortification in ("ff", "if")
+def fortified(state: GameState, u: UnitState) -> bool:
+    """In field or improved fortifications or a fixed position: such units need not attack
+    (7.1.11, 7.2.1, 7.3.5)."""
+    return u.fortification in ("ff", "if") or in_fixed_position(state, u.hex)
+
+
+def in_fixed_position(state: GameState, h: HexId | None) -> bool:
+    """A hex with a fixed-position hexside is a fixed position (7.3.1)."""
+    if h is None:
+        return False
+    m = state.setup.map
+    return any(FP in m.features(h, n) for n in m.grid.neighbours(h))
 
 
 # --- 5.1.3 / 5.1.4 mandatory combat --------------------------------------------------------
@@ -69,7 +88,7 @@ def mandatory_outstanding(state: GameState, side: str) -> tuple[list[str], list[
     for u in state.on_map(side):
         if u.hex is None or not enemy_zoc.get(u.hex):
             continue
-        if fortified(u) or unable_to_attack(state, u) is not None:
+        if fortified(state, u) or unable_to_attack(state, u) is not None:
             continue  # 7.1.11; HQs, artillery and towed units cannot attack
         if not u.fought:
             must_attack.append(u.id)
@@ -97,12 +116,11 @@ def mandatory_message(state: GameState, side: str) -> str | None:
 
 @handles(o.Attack)
 def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
-    """5.1, 5.2.1 (a)-(e)."""
+    """5.1, 5.2.1 (a): declare the attack; the defender then answers for its abilities."""
     state = ctx.state
     if flow.current_phase(state).kind != "combat":
-        raise Rejected(
-            f"attacks are made in the Combat Phase; it is {flow.phase_title(state)}", "2.1.2"
-        )
+        now = flow.phase_title(state)
+        raise Rejected(f"attacks are made in the Combat Phase; it is {now}", "2.1.2")
     if state.combat is not None:
         raise Rejected("the current combat must be resolved first", "5.2.1")
     if order.support:
@@ -123,8 +141,7 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
         here = [u for u in state.units_at(h) if u.side == enemy]
         if not here:
             raise Rejected(f"there are no enemy units in {m.label(h)} to attack", "5.1.2")
-        done = [u for u in here if u.fought]
-        if done:
+        if any(u.fought for u in here):
             raise Rejected(f"the units in {h} have already fought in this Combat Phase", "5.1.1")
         defenders.extend(here)  # every unit in a defending hex defends
     attack_hexes = sorted({u.hex for u in attackers if u.hex})
@@ -138,26 +155,137 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
             for f in m.features(u.hex, h):
                 row = state.setup.table.hexsides.get(f)
                 if row is not None and row.no_attack:
-                    raise Rejected(
-                        f"no attack across the {f} between {u.hex} and {h}", "5.5.1", "R24"
-                    )
-    resolve(ctx, side, attackers, defenders, targets)
+                    why = f"no attack across the {f} between {u.hex} and {h}"
+                    raise Rejected(why, "5.5.1", "R24")
+    sit = situation(state, attackers, defenders, targets)
+    usable = special.abilities(state, True, sit)
+    used: dict[str, list[str]] = {}
+    for ref in order.stars:
+        u = find_unit(state, ref)
+        if u not in attackers:
+            raise Rejected(f"{u.id} is not one of the attackers", "15.1.6")
+        if u.id not in usable:
+            raise Rejected(f"{u.id} has no special ability it may use in this attack", "15.1.2")
+        used[u.id] = usable[u.id]
+    if order.cms:
+        raise Rejected("no HQ-loss CMs are available to you here", "9.1.6", "R17")
+    ctx.emit(
+        "combat_stage",
+        combat={
+            "declared": {
+                "side": side,
+                "attackers": [u.id for u in attackers],
+                "defenders": [u.id for u in defenders],
+                "targets": targets,
+                "attacker_abilities": used,
+                "defender_abilities": {},
+            }
+        },
+    )
+    theirs = special.abilities(state, False, sit)
+    if theirs:
+        ctx.emit(
+            "decision_opened",
+            side=enemy,
+            kind="defence",
+            options={"abilities": theirs, "attacker_abilities": used},
+            rule="15.1.6",
+            info={},
+        )
+        return
+    roll_combat(ctx)
+
+
+@handles(o.Defend)
+def do_defend(ctx: Ctx, side: str, order: o.Defend) -> None:
+    """The defender's answer before the roll: which abilities it uses (15.1.6, 15.4.2)."""
+    d = next((d for d in ctx.state.pending if d.side == side and d.kind == "defence"), None)
+    if d is None:
+        raise Rejected("there is no combat waiting for your defence", "5.2.1")
+    usable: dict[str, list[str]] = d.options["abilities"]
+    used: dict[str, list[str]] = {}
+    for ref in order.stars:
+        u = find_unit(ctx.state, ref)
+        if u.id not in usable:
+            raise Rejected(f"{u.id} has no special ability it may use in this combat", "15.1.2")
+        used[u.id] = usable[u.id]
+    if order.cms:
+        raise Rejected("no HQ-loss CMs are available to you here", "9.1.6", "R17")
+    decline_defence(ctx, side, used)
+
+
+def decline_defence(ctx: Ctx, side: str, used: dict[str, list[str]]) -> None:
+    """Close the defence decision (with the abilities used, none for `pass`) and roll."""
+    c = ctx.state.combat
+    assert c is not None
+    declared = {**c["declared"], "defender_abilities": used}
+    ctx.emit("decision_closed", side=side, kind="defence")
+    ctx.emit("combat_stage", combat={"declared": declared})
+    roll_combat(ctx)
+
+
+def situation(
+    state: GameState, attackers: list[UnitState], defenders: list[UnitState], targets: list[HexId]
+) -> special.Situation:
+    m, table = state.setup.map, state.setup.table
+    counted = _counted_hex(state, defenders, targets)
+    fp = _fixed_position(state, attackers, counted)
+    big = any(
+        table.hexsides[f].bridge_only
+        for u in attackers
+        if u.hex
+        for h in targets
+        for f in m.features(u.hex, h)
+        if f in table.hexsides
+    )
+    fortified_here = any(u.fortification for u in defenders if u.hex == counted)
+    return special.Situation(attackers, defenders, fortified_here or fp.applies, big)
+
+
+def _counted_hex(state: GameState, defenders: list[UnitState], targets: list[HexId]) -> HexId:
+    """5.5.3: of several defending hexes, the one with the most SPs counts for CMs."""
+    sp = {h: sum(strength(state, u, False).sp for u in defenders if u.hex == h) for h in targets}
+    return max(targets, key=lambda h: (sp[h], -targets.index(h)))
+
+
+class _FP:
+    def __init__(self, front: list[str], front_sp: int, rear_sp: int) -> None:
+        self.front = front  # attackers assaulting through the FP hexside: halved (7.3.2)
+        self.front_sp = front_sp
+        self.rear_sp = rear_sp
+        # 7.3.4: FP counts when no less than half of the attacking SPs come through it
+        self.applies = bool(front) and front_sp >= rear_sp
+        self.rear = bool(front) or rear_sp > 0
+
+
+def _fixed_position(state: GameState, attackers: list[UnitState], counted: HexId) -> _FP:
+    if not in_fixed_position(state, counted):
+        return _FP([], 0, 0)
+    m = state.setup.map
+    front: list[str] = []
+    front_sp = rear_sp = 0
+    for u in attackers:
+        assert u.hex is not None
+        sp = strength(state, u, True).sp
+        if FP in m.features(u.hex, counted):
+            front.append(u.id)
+            front_sp += sp
+        else:
+            rear_sp += sp
+    return _FP(front, front_sp, rear_sp)
 
 
 def _shifts(
     state: GameState,
     attackers: list[UnitState],
     defenders: list[UnitState],
-    targets: list[HexId],
+    counted: HexId,
     att_sp: dict[str, int],
-    def_sp: dict[str, int],
+    fp: _FP,
 ) -> list[Shift]:
     setup = state.setup
     m, table = setup.map, setup.table
     shifts: list[Shift] = []
-    # 5.5.3: the defending hex with the most SPs counts for the defender's CMs
-    by_hex = {h: sum(def_sp[u.id] for u in defenders if u.hex == h) for h in targets}
-    counted = max(targets, key=lambda h: (by_hex[h], targets.index(h) * -1))
     terrain = m.terrain_of(counted)
     row = table.terrain[terrain]
     cms = -row.combat + (-table.terrain[row.base].combat if row.base else 0)
@@ -173,19 +301,19 @@ def _shifts(
     for f, sp in sorted(crossing.items()):
         hs = table.hexsides[f]
         if -hs.combat > 0 and 2 * sp > total_att:  # 5.5.4: more than half of the SPs
-            shifts.append(
-                Shift(
-                    -hs.combat,
-                    f"attack across the {f} ({sp} of {total_att} SPs)",
-                    "defender",
-                    "5.5.4",
-                )
-            )
+            why = f"attack across the {f} ({sp} of {total_att} SPs)"
+            shifts.append(Shift(-hs.combat, why, "defender", "5.5.4"))
     here = [u for u in defenders if u.hex == counted]
-    if any(u.fortification == "if" for u in here):
+    ff = table.ff_cms.get(terrain, table.ff_cms.get("*", 1))
+    if fp.applies:
+        why = f"fixed position ({fp.front_sp} SPs in front, {fp.rear_sp} from the rear)"
+        shifts.append(Shift(FP_CMS, why, "defender", "7.3.2, 7.3.4"))
+    elif fp.rear:
+        why = f"fixed position attacked mostly from the rear: as field fortifications ({ff})"
+        shifts.append(Shift(ff, why, "defender", "7.3.4"))
+    elif any(u.fortification == "if" for u in here):
         shifts.append(Shift(IF_CMS, f"improved fortifications at {counted}", "defender", "7.2.1"))
     elif any(u.fortification == "ff" for u in here):
-        ff = table.ff_cms.get(terrain, table.ff_cms.get("*", 1))
         shifts.append(Shift(ff, f"field fortifications in {terrain}", "defender", "7.1.10, R15"))
     sides: tuple[tuple[Literal["attacker", "defender"], list[UnitState]], ...] = (
         ("attacker", attackers),
@@ -207,44 +335,57 @@ def _concentration(state: GameState, units: list[UnitState]) -> dict[str, int]:
         spec = state.setup.units[u.id]
         if not spec.formation:
             continue
-        if spec.nation in ("soviet", "guards") and spec.type not in (
-            "arm",
-            "mech",
-            "mot",
-            "recon",
-            "ag",
-            "sp-art",
-        ):
-            continue  # 13.1.1: Soviet corps TC is for armoured / mechanized corps
+        if spec.nation in ("soviet", "guards") and spec.type not in SOVIET_CORPS_TYPES:
+            continue  # 13.1.1: Soviet TC is for armoured / mechanized corps
         counts[spec.formation] = counts.get(spec.formation, 0) + 1
     return {f: n for f, n in sorted(counts.items()) if n >= 3}
 
 
-def resolve(
-    ctx: Ctx,
-    side: str,
-    attackers: list[UnitState],
-    defenders: list[UnitState],
-    targets: list[HexId],
-) -> None:
+SOVIET_CORPS_TYPES = frozenset({"arm", "mech", "mot", "recon", "ag", "sp-art"})
+
+
+def roll_combat(ctx: Ctx) -> None:
+    """5.2.1 (b)-(e): count, shift, roll, read the table; then apply the result."""
     from engine.wb95.results import start_results
 
     state = ctx.state
+    assert state.combat is not None
+    decl = state.combat["declared"]
+    side: str = decl["side"]
     enemy = state.setup.enemy_of(side)
+    attackers = [state.units[u] for u in decl["attackers"]]
+    defenders = [state.units[u] for u in decl["defenders"]]
+    targets: list[HexId] = decl["targets"]
     att = {u.id: strength(state, u, attacking=True) for u in attackers}
     dfn = {u.id: strength(state, u, attacking=False) for u in defenders}
     att_sp = {k: v.sp for k, v in att.items()}
     def_sp = {k: v.sp for k, v in dfn.items()}
-    lone_hq = all(state.setup.units[u.id].is_hq for u in defenders)
-    if lone_hq:  # 5.1.9
-        column, lines = LONE_HQ_COLUMN, ["attack on a lone HQ: rightmost column (5.1.9)"]
-        initial = LONE_HQ_COLUMN
-    else:
-        initial = initial_column(sum(att_sp.values()), sum(def_sp.values()))
-        shifts = _shifts(state, attackers, defenders, targets, att_sp, def_sp)
-        column, lines = final_column(initial, shifts)
-    modifier = 0
+    counted = _counted_hex(state, defenders, targets)
+    fp = _fixed_position(state, attackers, counted)
+    attack_total = sum(att_sp.values())
     notes: list[str] = []
+    if fp.front:
+        front = sum(att_sp[u] for u in fp.front)
+        halved = halve(front)
+        attack_total = attack_total - front + halved
+        notes.append(f"{front} SPs attacking through the fixed position count {halved} (7.3.2, R5)")
+    defence_total = sum(def_sp.values())
+    lone_hq = all(state.setup.units[u.id].is_hq for u in defenders)
+    sit = situation(state, attackers, defenders, targets)
+    extra = special.special_cms(state, sit, decl["attacker_abilities"], decl["defender_abilities"])
+    if lone_hq:  # 5.1.9
+        initial = column = LONE_HQ_COLUMN
+        lines = ["attack on a lone HQ: rightmost column (5.1.9)"]
+    else:
+        initial = initial_column(attack_total, defence_total)
+        shifts = _shifts(state, attackers, defenders, counted, att_sp, fp)
+        if extra.attacker:
+            shifts.append(Shift(extra.attacker, "special units (below)", "attacker", "15.0"))
+        if extra.defender:
+            shifts.append(Shift(extra.defender, "special units (below)", "defender", "15.0"))
+        column, lines = final_column(initial, shifts)
+        lines = lines + list(extra.lines)
+    modifier = 0
     if within_hq_range(state, side, attackers):
         modifier -= 1
         notes.append(f"{side} HQ in range: -1 (9.2.1)")
@@ -263,8 +404,8 @@ def resolve(
         attackers=[_line(u, att[u.id].sp, att[u.id].why) for u in attackers],
         defenders=[_line(u, dfn[u.id].sp, dfn[u.id].why) for u in defenders],
         hexes=targets,
-        attack_sp=sum(att_sp.values()),
-        defence_sp=sum(def_sp.values()),
+        attack_sp=attack_total,
+        defence_sp=defence_total,
         initial=COLUMNS[max(0, min(initial, len(COLUMNS) - 1))],
         column=COLUMNS[column],
         explanation=lines + notes,
@@ -273,7 +414,20 @@ def resolve(
         roll=roll,
         result=result.text,
     )
-    start_results(ctx, side, [u.id for u in attackers], [u.id for u in defenders], targets, result)
+    star_users = {
+        "attacker": sorted(decl["attacker_abilities"]),
+        "defender": sorted(decl["defender_abilities"]),
+    }
+    start_results(
+        ctx,
+        side,
+        [u.id for u in attackers],
+        [u.id for u in defenders],
+        targets,
+        result,
+        star_users=star_users,
+        fixed_position=in_fixed_position(state, counted),
+    )
 
 
 def _line(u: UnitState, sp: int, why: str) -> dict[str, Any]:

@@ -46,9 +46,13 @@ def start_results(
     defenders: list[str],
     targets: list[HexId],
     result: CombatResult,
+    star_users: dict[str, list[str]] | None = None,
+    fixed_position: bool = False,
 ) -> None:
     state = ctx.state
     combat = {
+        "star_users": star_users or {"attacker": [], "defender": []},
+        "fixed_position": fixed_position,
         "sides": {"attacker": side, "defender": state.setup.enemy_of(side)},
         "units": {"attacker": attackers, "defender": defenders},
         "origin": {u: state.units[u].hex for u in (*attackers, *defenders)},
@@ -154,6 +158,7 @@ def _losses_step(
     cels = {u.id: u.cel for u in units}
     if not units:
         return
+    must = _star_debt(ctx.state, who, units)
     if len(units) == 1 or sum(cels.values()) <= count:
         # a single legal answer: taken automatically (DESIGN §4)
         left = count
@@ -162,7 +167,19 @@ def _losses_step(
                 lose_cel(ctx, u.id, f"{cause} (automatic: the only choice)", rule)
             left -= min(left, cels[u.id])
         return
-    _open(ctx, who, "losses", {"count": count, "units": cels}, rule, who=who, cause=cause)
+    opts = {"count": count, "units": cels, "must_include": must}
+    _open(ctx, who, "losses", opts, rule, who=who, cause=cause)
+
+
+def _star_debt(state: GameState, who: str, units: list[UnitState]) -> list[str]:
+    """15.1.7, 15.4.3: a side that used special abilities and suffers losses takes at least
+    one CEL from the units that used them (once per combat)."""
+    c = state.combat
+    assert c is not None
+    if who in c.get("star_paid", []):
+        return []
+    users = set(c["star_users"][who])
+    return [u.id for u in units if u.id in users]
 
 
 @handles(o.Losses)
@@ -180,6 +197,12 @@ def do_losses(ctx: Ctx, side: str, order: o.Losses) -> None:
         picked[u.id] = picked.get(u.id, 0) + 1
         if picked[u.id] > allowed[u.id]:
             raise Rejected(f"{u.id} has only {allowed[u.id]} CEL(s)", d.rule)
+    must: list[str] = d.options.get("must_include", [])
+    if must and not any(u in must for u in picked):
+        who = ", ".join(must)
+        raise Rejected(
+            f"at least 1 CEL must come from the units that used abilities: {who}", "15.1.7"
+        )
     if sum(picked.values()) != count:
         raise Rejected(
             f"{count} CEL(s) must be lost: list one unit per CEL "
@@ -188,6 +211,10 @@ def do_losses(ctx: Ctx, side: str, order: o.Losses) -> None:
             "R1",
         )
     _close(ctx, "losses")
+    if must:
+        c = ctx.state.combat
+        assert c is not None
+        _update(ctx, star_paid=[*c.get("star_paid", []), str(d.info["who"])])
     for unit, n in picked.items():
         for _ in range(n):
             lose_cel(ctx, unit, str(d.info.get("cause", "result")), d.rule)
@@ -207,6 +234,8 @@ def retreat_paths(state: GameState, u: UnitState, hexes: int) -> list[tuple[HexI
         return []  # 5.1.9: a lone HQ cannot retreat
     if spec.type == "art" and u.setup != "transport":
         return []  # 6.2.4: towed artillery in combat setup cannot retreat
+    if spec.type == "rg" or spec.move == "none":
+        return []  # 15.2.1: resilience groups cannot move or retreat
     assert u.hex is not None
     grid = state.setup.map.grid
     enemy = state.setup.enemy_of(u.side)
@@ -292,6 +321,8 @@ def _shortfall_step(ctx: Ctx, who: str) -> None:
         return
     done = {u.id: len(state.combat["retreats"].get(u.id, [])) for u in alive}
     shortfall = required - min(done.values())
+    if who == "defender" and state.combat.get("fixed_position") and shortfall > 0:
+        shortfall -= 1  # 7.3.6: sustained retreat in a fixed position costs one CEL less
     short = [u for u, n in done.items() if n < required]
     _losses_step(ctx, who, shortfall, "sustained retreat", "5.3.7", among=short)
 
@@ -484,7 +515,12 @@ def _check_pursuit(state: GameState, u: UnitState, path: list[HexId], opts: dict
 
 @handles(o.Pass)
 def do_pass(ctx: Ctx, side: str, order: o.Pass) -> None:
-    """Decline the rest of an optional step: pursuit or advance."""
+    """Decline an optional step: abilities before the roll, pursuit or advance."""
+    if any(d.side == side and d.kind == "defence" for d in ctx.state.pending):
+        from engine.wb95.combat import decline_defence
+
+        decline_defence(ctx, side, {})
+        return
     if not any(d.side == side and d.kind == "pursuit" for d in ctx.state.pending):
         raise Rejected("there is no optional step to pass: 'done' ends your part of a phase")
     _close(ctx, "pursuit")
