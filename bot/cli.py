@@ -102,7 +102,8 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps(result_json(res), ensure_ascii=False))
     else:
         for e in res.record.events:
-            print(describe_event(e))
+            if text := describe_event(e):
+                print(text)
         _print_units(res.record.state)
         if res.rejected:
             r = res.rejected

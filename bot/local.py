@@ -130,7 +130,10 @@ def _order(rec: GameRecord, line: str, write: Callable[[str], None]) -> None:
         write(f"rejected: {result}")
         return
     for e in result.events:
-        write(describe_event(e))
+        if text := describe_event(e):
+            write(text)
+    for d in rec.state.pending:
+        write(f"  {d.side} decides {d.kind}: {d.options}")
 
 
 def _show_units(rec: GameRecord, side: str | None, write: Callable[[str], None]) -> None:

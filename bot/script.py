@@ -170,6 +170,30 @@ def describe_event(e: Event) -> str:
         return f"dice {d['faces']} = {d['total']} ({d['reason']})"
     if k == "game_started":
         return f"game {d['scenario']} starts (seed {d['seed']})"
+    if k == "combat_resolved":
+        who = " ".join(a["unit"] for a in d["attackers"])
+        mod = f" {d['modifier']:+d}" if d["modifier"] else ""
+        head = (
+            f"combat: {who} ({d['attack_sp']} SP) attack {' '.join(d['hexes'])} "
+            f"({d['defence_sp']} SP): {d['initial']} -> {d['column']}, dice {d['dice']}"
+            f"{mod} = {d['roll']}: {d['result']}"
+        )
+        return "\n".join([head, *(f"    {line}" for line in d["explanation"])])
+    if k == "cel_lost":
+        end = " — eliminated" if d["eliminated"] else ""
+        return f"{d['unit']} loses a CEL: {d['cause']} ({d['rule']}){end}"
+    if k in ("retreated", "pursued"):
+        return f"{d['unit']} {k} {' '.join(d['path'])}"
+    if k == "retreat_held":
+        return f"{d['unit']} holds: {d['reason']} ({d['rule']})"
+    if k == "disorganized":
+        return f"{d['unit']} is disorganized: {d['cause']} ({d['rule']})"
+    if k == "recovered":
+        return f"{d['unit']} recovers from disorganization (5.6.5)"
+    if k == "decision_opened":
+        return f"{d['side']} must decide: {d['kind']} ({d['rule']})"
+    if k in ("combat_stage", "decision_closed", "decision_updated", "hq_cms_spent"):
+        return ""
     if k == "game_ended":
         return f"game over: {d['reason']}; VPs {d['result'].get('vp')}"
     return f"{k} {d}"

@@ -36,6 +36,8 @@ class UnitState:
     disorganized_at: tuple[int, int] | None = None  # (turn, phase index) it became so (R22)
     active_since_disorg: bool = False  # moved/fought since it became disorganized (R22)
     retreated_turn: int | None = None  # the turn it last retreated (5.3.10, 7.1.2 b)
+    retreated_phase: int | None = None  # ... and the phase index of that retreat
+    ff_built_turn: int | None = None  # turn in whose Movement Phase it built FF (7.1.2, 7.1.4)
     mp_spent: Fraction = Fraction(0)
     entered_seq: int = 0  # order of arrival in its hex: the earliest is the top counter
 
@@ -88,6 +90,12 @@ class GameState:
     over: bool = False
     result: dict[str, Any] | None = None
     combat: dict[str, Any] | None = None  # the combat being resolved (5.2.1), plain data
+    # Fortification markers by hex, {"kind": "ff" | "if", "side": ...} (7.1.1, 7.2.1); None
+    # while they are still as the scenario placed them (engine.wb95.fortification_markers).
+    fortifications: dict[HexId, dict[str, str]] | None = None
+    # HQs eliminated (9.1.6, 9.1.7, R17): {"unit", "side" (the HQ's), "gainer", "hex",
+    # "turn", "phase" (index into sequence.PHASES), "number" (printed phase number)}.
+    hq_losses: list[dict[str, Any]] = field(default_factory=list)
 
     def clone(self) -> GameState:
         """A copy that shares the static setup and copies everything mutable."""
@@ -104,6 +112,10 @@ class GameState:
             over=self.over,
             result=None if self.result is None else dict(self.result),
             combat=None if self.combat is None else copy.deepcopy(self.combat),
+            fortifications=None
+            if self.fortifications is None
+            else {h: dict(m) for h, m in self.fortifications.items()},
+            hq_losses=[dict(x) for x in self.hq_losses],
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -123,6 +135,10 @@ class GameState:
             "over": self.over,
             "result": self.result,
             "combat": self.combat,
+            "fortifications": None
+            if self.fortifications is None
+            else {h: dict(m) for h, m in sorted(self.fortifications.items())},
+            "hq_losses": [dict(x) for x in self.hq_losses],
         }
 
     # --- queries used everywhere --------------------------------------------------------

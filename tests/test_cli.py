@@ -139,3 +139,51 @@ def test_local_play_session() -> None:
     assert play("demo-steblev", read=lambda _p: next(lines), write=out.append) == 0
     text = "\n".join(out)
     assert "Type orders" in text and "not understood" in text and "cannot move now" in text
+
+
+COMBAT = """
+id: t-combat
+system: wb95
+game: korsun
+initiative: soviet
+turns: 1
+start: {turn: 1, phase: combat, active: german}
+map: {cols: [1, 10], rows: [1, 8], terrain: {"0505": forest}}
+sides:
+  soviet: {nation: soviet}
+  german: {nation: german}
+units:
+  - {id: g-a, side: german, type: arm, sp: 6, mp: 8, hex: "0604", formation: 11PzD}
+  - {id: g-b, side: german, type: arm, sp: 6, mp: 8, hex: "0605", formation: 11PzD}
+  - {id: g-c, side: german, type: arm, sp: 5, mp: 8, hex: "0506", formation: 11PzD}
+  - {id: s-1, side: soviet, type: cav, sp: 4, mp: 5, hex: "0505"}
+  - {id: s-2, side: soviet, type: cav, sp: 4, mp: 5, hex: "0505"}
+"""
+
+
+def test_run_drives_a_whole_combat_with_forced_dice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scen = tmp_path / "c.yaml"
+    scen.write_text(COMBAT)
+    orders = tmp_path / "o.txt"
+    orders.write_text(
+        "german: attack g-a g-b g-c -> 0505\n"
+        "soviet: retreat s-1 0404\n"
+        "soviet: retreat s-2 0404\n"
+        "german: pursue g-a 0505\n"
+        "german: pass\n"
+        "german: done\n"
+    )
+    code, out, _ = run(capsys, str(scen), "--orders", str(orders), "--dice", "3,4")
+    assert code == 0, out["rejected"]
+    kinds = [e["kind"] for e in out["events"]]
+    assert "combat_resolved" in kinds and "retreated" in kinds and "pursued" in kinds
+    combat = next(e for e in out["events"] if e["kind"] == "combat_resolved")
+    assert combat["result"] == "- / D1" and combat["column"] == "2:1"
+    where = {u["id"]: u["hex"] for u in out["units"]}
+    assert where == {"g-a": "0505", "g-b": "0605", "g-c": "0506", "s-1": "0404", "s-2": "0404"}
+    assert out["over"] is True
+    code = main(["run", str(scen), "--orders", str(orders), "--dice", "3,4"])
+    text = capsys.readouterr().out
+    assert code == 0 and "combat: g-a g-b g-c (17 SP) attack 0505 (8 SP): 2:1 -> 2:1" in text

@@ -293,3 +293,77 @@ def test_5_6_4_disorganized_units_fight_at_half_strength_r5() -> None:
     c = resolved(rec)
     assert c["attack_sp"] == 2  # 7 -> 4 -> 2 (R5)
     assert "disorganized 4" in c["attackers"][0]["why"]
+
+
+def test_5_6_5_r22_recovery_after_a_full_turn_inactive() -> None:
+    units = [
+        {"id": "g-a", "hex": "0604", "sp": 4, "disorganized": False},
+        {"id": "s-a", "hex": "0505", "sp": 4},
+        {"id": "s-far", "hex": "0101", "sp": 4},
+        {"id": "g-far", "hex": "1008", "sp": 4},
+    ]
+    setup = scenario(units, start=GERMAN_COMBAT, turns=3)
+    # 1:1, roll 12: "A2D -1 / -1": g-a loses a CEL, retreats and is disorganized
+    rec = play(setup, "attack g-a -> 0505", dice=(6, 6))
+    assert [(d.side, d.kind) for d in rec.state.pending] == [("german", "retreat")]
+    rec = play(
+        setup, "attack g-a -> 0505", "german: retreat g-a 0704 0804", "soviet: pass", dice=(6, 6)
+    )
+    g = rec.state.units["g-a"]
+    assert g.disorganized and g.disorganized_at == (1, 9)
+    # turn 2: nobody moves; g-a recovers at the end of the German Combat Phase (R22)
+    rec = play(
+        setup,
+        "attack g-a -> 0505",
+        "german: retreat g-a 0704 0804",
+        "soviet: pass",
+        "german: done",
+        "soviet: done",
+        "german: done",
+        dice=(6, 6),
+    )
+    recovered = [e for e in rec.events if e.kind == "recovered"]
+    assert [e.data["unit"] for e in recovered] == ["g-a"]
+    assert not rec.state.units["g-a"].disorganized
+
+
+def test_9_1_6_r17_hq_loss_cms_in_the_next_two_combat_phases() -> None:
+    """E32: an HQ falls in the Soviet Combat Phase; the Soviets, its opponents, may use
+    5 CMs in the German Combat Phase of that turn and their own of the next, within 8
+    hexes, all in one combat or spread."""
+    units = [
+        {"id": "s-a", "hex": "0604", "sp": 6, "ff": True},
+        {"id": "g-hq", "hex": "0505", "type": "hq", "sp": 0},
+        {"id": "g-b", "hex": "0704", "sp": 8},
+    ]
+    setup = scenario(units, start={"turn": 1, "phase": "combat", "active": "soviet"})
+    lines = ["soviet: attack s-a -> 0505", "soviet: pass", "soviet: done", "german: done"]
+    rec = play(setup, *lines, dice=(6, 6))
+    assert rec.state.units["g-hq"].eliminated
+    assert rec.state.hq_losses[0]["gainer"] == "soviet"
+    rec = play(setup, *lines, "german: attack g-b -> 0604", dice=(6, 6))
+    (d,) = rec.state.pending
+    assert d.kind == "defence" and d.options["cms"] == 5
+    assert "only 5 HQ-loss CMs" in reject(rec, "soviet: defend cms 6").message
+    rec = play(
+        setup, *lines, "german: attack g-b -> 0604", "soviet: defend cms 2", dice=(6, 6, 3, 4)
+    )
+    c = resolved(rec)
+    assert any("2 CMs for an HQ eliminated nearby" in x for x in c["explanation"])
+    assert c["initial"] == "4:1" and c["column"] == "1:1"  # 8 vs 6 reduced 3, disorg. 2
+    assert rec.state.hq_losses[0]["spent"] == 2
+
+
+def test_5_1_5_k26_an_attack_may_not_make_another_duty_impossible() -> None:
+    """5.1.5 example (c): unit 1 in the ZoC of A and B must attack both hexes at once
+    when nobody else can reach B."""
+    units = [
+        {"id": "s-1", "hex": "0505", "sp": 6},
+        {"id": "g-a", "hex": "0604", "sp": 2},
+        {"id": "g-b", "hex": "0404", "sp": 2},
+    ]
+    setup = scenario(units, start={"turn": 1, "phase": "combat", "active": "soviet"})
+    r = reject(play(setup), "attack s-1 -> 0604")
+    assert r.rule == "5.1.4" and "0404" in r.message
+    rec = play(setup, "attack s-1 -> 0604 0404", dice=(3, 4))
+    assert {d["unit"] for d in resolved(rec)["defenders"]} == {"g-a", "g-b"}

@@ -88,8 +88,8 @@ def test_15_3_volkssturm_gives_the_enemy_two_cms_less_one_per_regular() -> None:
     rec = play(setup, "attack g-a -> 0505", dice=(6, 6))
     assert resolved(rec)["column"] == "1:3"  # the defender gains 2 against VS
     units = [
-        {"id": "g-vs", "hex": "0604", "sp": 4, "type": "vs", "nation": "volkssturm"},
-        {"id": "g-inf", "hex": "0604", "sp": 4},
+        {"id": "g-vs", "hex": "0604", "sp": 4, "type": "vs", "nation": "volkssturm", "ff": True},
+        {"id": "g-inf", "hex": "0604", "sp": 4, "ff": True},  # fortified: need not attack
         {"id": "s-a", "hex": "0505", "sp": 8},
     ]
     rec = play(scenario(units, start=GERMAN_COMBAT), "attack g-vs -> 0505", dice=(6, 6))

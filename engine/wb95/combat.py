@@ -15,7 +15,7 @@ from engine import orders as o
 from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.state import GameState, UnitState
-from engine.wb95 import flow, special
+from engine.wb95 import flow, hq_cms, special
 from engine.wb95.crt import (
     COLUMNS,
     Shift,
@@ -77,12 +77,27 @@ def in_fixed_position(state: GameState, h: HexId | None) -> bool:
 # --- 5.1.3 / 5.1.4 mandatory combat --------------------------------------------------------
 
 
-def mandatory_outstanding(state: GameState, side: str) -> tuple[list[str], list[str]]:
+def mandatory_outstanding(
+    state: GameState, side: str, fought: set[str] | None = None
+) -> tuple[list[str], list[str]]:
     """Units of `side` that still must attack (5.1.3: in enemy ZoC, not fortified -- 7.1.11)
     and enemy units that still must be attacked (5.1.4: they have such a unit in their ZoC,
-    docs/rulings.md K17)."""
+    docs/rulings.md K17). `fought` overrides who has fought (to test an attack before it is
+    made). Only duties that can still be met are listed (K26)."""
+    if fought is None:
+        fought = {u.id for u in state.units.values() if u.fought}
     enemy = state.setup.enemy_of(side)
     enemy_zoc = zoc_map(state, enemy)
+    grid = state.setup.map.grid
+    enemy_hexes: dict[str, list[str]] = {}
+    for e in state.on_map(enemy):
+        if e.hex is not None and e.id not in fought:
+            enemy_hexes.setdefault(e.hex, []).append(e.id)
+    able = [
+        u
+        for u in state.on_map(side)
+        if u.hex is not None and u.id not in fought and unable_to_attack(state, u) is None
+    ]
     must_attack: list[str] = []
     must_be_attacked: set[str] = set()
     for u in state.on_map(side):
@@ -90,17 +105,74 @@ def mandatory_outstanding(state: GameState, side: str) -> tuple[list[str], list[
             continue
         if fortified(state, u) or unable_to_attack(state, u) is not None:
             continue  # 7.1.11; HQs, artillery and towed units cannot attack
-        if not u.fought:
+        if u.id not in fought and any(n in enemy_hexes for n in grid.neighbours(u.hex)):
             must_attack.append(u.id)
         must_be_attacked.update(enemy_zoc[u.hex])
-    pending = sorted(e for e in must_be_attacked if not state.units[e].fought)
+    pending = sorted(
+        e
+        for e in must_be_attacked
+        if e not in fought
+        and any(a.hex and grid.adjacent(a.hex, state.units[e].hex or "") for a in able)
+    )
     return sorted(must_attack), pending
+
+
+def _duties_broken(
+    state: GameState, side: str, attackers: list[UnitState], defenders: list[UnitState]
+) -> str | None:
+    """5.1.3-5.1.5: an attack may not make another duty impossible to meet (K26)."""
+    before = mandatory_outstanding(state, side)
+    fought = {u.id for u in state.units.values() if u.fought}
+    fought |= {u.id for u in (*attackers, *defenders)}
+    after = mandatory_outstanding(state, side, fought)
+    lost_att = [a for a in before[0] if a not in after[0] and a not in fought]
+    lost_def = [d for d in before[1] if d not in after[1] and d not in fought]
+    if lost_att:
+        who = ", ".join(lost_att)
+        return f"after this attack {who} could no longer make the attack it must make: include it"
+    if lost_def:
+        where = ", ".join(sorted({state.units[d].hex or "" for d in lost_def}))
+        return (
+            f"after this attack nobody could attack {where}, which must be attacked: "
+            "include it in this attack (several defending hexes are allowed from one hex, 5.1.5)"
+        )
+    return None
+
+
+def attack_options(state: GameState, side: str) -> list[tuple[list[str], list[HexId]]]:
+    """Attacks `side` could declare now that break no duty (K26): from each defending hex,
+    all adjacent able units; from each attacking hex, its units against every adjacent
+    enemy hex. A sample for candidates and the K26 backstop, not every combination."""
+    grid = state.setup.map.grid
+    enemy = state.setup.enemy_of(side)
+    able = [u for u in state.on_map(side) if u.hex and can_attack(state, u) is None]
+    targets = sorted({e.hex for e in state.on_map(enemy) if e.hex and not e.fought})
+    blocked = {e.hex for e in state.on_map(enemy) if e.hex and e.fought}
+    targets = [h for h in targets if h not in blocked]
+    tries: list[tuple[list[UnitState], list[HexId]]] = []
+    for h in targets:
+        near = [u for u in able if u.hex and grid.adjacent(u.hex, h)]
+        if near:
+            tries.append((near, [h]))
+    for ah in sorted({u.hex for u in able if u.hex}):
+        here = [u for u in able if u.hex == ah]
+        near_t = [h for h in targets if grid.adjacent(ah, h)]
+        if len(near_t) > 1:
+            tries.append((here, near_t))
+    out: list[tuple[list[str], list[HexId]]] = []
+    for units, hexes in tries:
+        defenders = [e for e in state.on_map(enemy) if e.hex in hexes]
+        if _duties_broken(state, side, units, defenders) is None:
+            out.append((sorted(u.id for u in units), hexes))
+    return out
 
 
 def mandatory_message(state: GameState, side: str) -> str | None:
     attackers, defenders = mandatory_outstanding(state, side)
     if not attackers and not defenders:
         return None
+    if not attack_options(state, side):
+        return None  # K26: no attack can meet the remaining duties; they lapse
     parts = []
     if attackers:
         where = ", ".join(f"{a} ({state.units[a].hex})" for a in attackers)
@@ -157,6 +229,9 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
                 if row is not None and row.no_attack:
                     why = f"no attack across the {f} between {u.hex} and {h}"
                     raise Rejected(why, "5.5.1", "R24")
+    broken = _duties_broken(state, side, attackers, defenders)
+    if broken:
+        raise Rejected(broken, "5.1.4")
     sit = situation(state, attackers, defenders, targets)
     usable = special.abilities(state, True, sit)
     used: dict[str, list[str]] = {}
@@ -167,8 +242,9 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
         if u.id not in usable:
             raise Rejected(f"{u.id} has no special ability it may use in this attack", "15.1.2")
         used[u.id] = usable[u.id]
-    if order.cms:
-        raise Rejected("no HQ-loss CMs are available to you here", "9.1.6", "R17")
+    if order.cms > hq_cms.available(state, side, targets):
+        have = hq_cms.available(state, side, targets)
+        raise Rejected(f"only {have} HQ-loss CMs are available for this combat", "9.1.7", "R17")
     ctx.emit(
         "combat_stage",
         combat={
@@ -179,16 +255,24 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
                 "targets": targets,
                 "attacker_abilities": used,
                 "defender_abilities": {},
+                "attacker_cms": order.cms,
+                "defender_cms": 0,
             }
         },
     )
     theirs = special.abilities(state, False, sit)
-    if theirs:
+    their_cms = hq_cms.available(state, enemy, targets)
+    if theirs or their_cms:
         ctx.emit(
             "decision_opened",
             side=enemy,
             kind="defence",
-            options={"abilities": theirs, "attacker_abilities": used},
+            options={
+                "abilities": theirs,
+                "cms": their_cms,
+                "attacker_abilities": used,
+                "attacker_cms": order.cms,
+            },
             rule="15.1.6",
             info={},
         )
@@ -209,16 +293,17 @@ def do_defend(ctx: Ctx, side: str, order: o.Defend) -> None:
         if u.id not in usable:
             raise Rejected(f"{u.id} has no special ability it may use in this combat", "15.1.2")
         used[u.id] = usable[u.id]
-    if order.cms:
-        raise Rejected("no HQ-loss CMs are available to you here", "9.1.6", "R17")
-    decline_defence(ctx, side, used)
+    if order.cms > int(d.options["cms"]):
+        have = d.options["cms"]
+        raise Rejected(f"only {have} HQ-loss CMs are available for this combat", "9.1.7", "R17")
+    decline_defence(ctx, side, used, order.cms)
 
 
-def decline_defence(ctx: Ctx, side: str, used: dict[str, list[str]]) -> None:
+def decline_defence(ctx: Ctx, side: str, used: dict[str, list[str]], cms: int = 0) -> None:
     """Close the defence decision (with the abilities used, none for `pass`) and roll."""
     c = ctx.state.combat
     assert c is not None
-    declared = {**c["declared"], "defender_abilities": used}
+    declared = {**c["declared"], "defender_abilities": used, "defender_cms": cms}
     ctx.emit("decision_closed", side=side, kind="defence")
     ctx.emit("combat_stage", combat={"declared": declared})
     roll_combat(ctx)
@@ -383,6 +468,15 @@ def roll_combat(ctx: Ctx) -> None:
             shifts.append(Shift(extra.attacker, "special units (below)", "attacker", "15.0"))
         if extra.defender:
             shifts.append(Shift(extra.defender, "special units (below)", "defender", "15.0"))
+        spenders: tuple[tuple[Literal["attacker", "defender"], str, str], ...] = (
+            ("attacker", "attacker_cms", side),
+            ("defender", "defender_cms", enemy),
+        )
+        for who, key, owner in spenders:
+            if decl.get(key):
+                hq_cms.spend(ctx, owner, int(decl[key]), targets)
+                why = f"{decl[key]} CMs for an HQ eliminated nearby"
+                shifts.append(Shift(int(decl[key]), why, who, "9.1.6, R17"))
         column, lines = final_column(initial, shifts)
         lines = lines + list(extra.lines)
     modifier = 0

@@ -3,17 +3,21 @@
 A phase is omitted when nothing in it is mandatory and no voluntary action is possible
 (2.1.4): an Air Phase with no air strength on either side, a barrage phase the scenario
 does not allow (6.5), a Combat Phase in which the side has no possible attack, a Strategic
-Movement Phase with no unit marked for it. Otherwise the phase waits until every side
-acting in it says `done`. The Supply Phase's steps are automatic (R9) and run as soon as
-it starts (docs/rulings.md K6).
+Movement Phase with no unit marked for it that may move (12.2.1). Otherwise the phase waits
+until every side acting in it says `done`. The Supply Phase's steps are automatic (R9) and
+run as soon as it starts (docs/rulings.md K6). Rule modules register steps that run as
+each phase ends (`at_phase_end`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from engine.core import Ctx
 from engine.state import GameState
 from engine.wb95.control import control_changes, victory_points
 from engine.wb95.sequence import PHASES, TITLES, Phase, actors
+from engine.wb95.zoc import in_enemy_zoc, zoc_map
 
 ARTILLERY_RANGE = 3  # 6.1.2
 
@@ -56,9 +60,13 @@ def skip_reason(state: GameState) -> str | None:
     if ph.kind == "combat":
         return None if _possible_attack(state, side) else f"{side} has no unit able to attack"
     if ph.kind == "strategic":
-        if any(u.strategic for u in state.on_map(side)):
-            return None
-        return f"no {side} unit is marked for strategic movement (12.0)"
+        marked = [u for u in state.on_map(side) if u.strategic]
+        if not marked:
+            return f"no {side} unit is marked for strategic movement (12.0)"
+        enemy_zoc = zoc_map(state, setup.enemy_of(side))
+        if all(in_enemy_zoc(state, u, enemy_zoc) for u in marked):
+            return f"every {side} unit marked for strategic movement is in enemy ZoC (12.2.1)"
+        return None
     return None
 
 
@@ -109,8 +117,23 @@ def enter_phase(ctx: Ctx, index: int) -> None:
         index = nxt
 
 
+PhaseEndStep = Callable[[Ctx], None]
+PHASE_END_STEPS: list[PhaseEndStep] = []
+
+
+def at_phase_end(fn: PhaseEndStep) -> PhaseEndStep:
+    """Register a step that runs whenever a phase ends, played or skipped, before the next
+    one starts (e.g. 7.1.5's removal of empty field fortifications, the end of strategic
+    movement 12.1.4). Rule modules register them; `engine.wb95.game` imports them all."""
+    PHASE_END_STEPS.append(fn)
+    return fn
+
+
 def next_phase(ctx: Ctx) -> int | None:
-    """Move past the current phase: the next index, or None when the game has ended."""
+    """End the current phase (its registered end steps) and move past it: the next index,
+    or None when the game has ended."""
+    for step in PHASE_END_STEPS:
+        step(ctx)
     s = ctx.state
     if s.phase + 1 < len(PHASES):
         return s.phase + 1

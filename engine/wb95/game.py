@@ -10,9 +10,13 @@ from engine.dice import DiceState
 from engine.model import Setup
 from engine.state import GameState, UnitState
 from engine.wb95 import combat as _combat
+from engine.wb95 import disorganization as _disorganization  # noqa: F401 - 5.6.5
 from engine.wb95 import flow
+from engine.wb95 import fortifications as _fortifications  # noqa: F401 - registers 7.1
+from engine.wb95 import hq as _hq  # noqa: F401 - registers 9.1
 from engine.wb95 import movement as _movement  # noqa: F401 - registers its order handlers
 from engine.wb95 import results as _results  # noqa: F401 - registers its order handlers
+from engine.wb95 import strategic as _strategic  # noqa: F401 - registers 12.0
 from engine.wb95.control import initial_control
 from engine.wb95.dispatch import ORDER_HANDLERS, handles
 from engine.wb95.movement import Reach, can_move, reachable
@@ -22,20 +26,13 @@ from engine.wb95.stacking import STACK_LIMIT, overstacked
 
 # Where each not-yet-refereed order kind is ruled, for an honest rejection.
 LATER: dict[type[o.Order], str] = {
-    o.Attack: "5.0",
     o.Fire: "6.4",
     o.Barrage: "6.5",
-    o.Fortify: "7.1",
     o.SetupChange: "6.2",
-    o.Strategic: "12.0",
     o.Enter: "11.0",
     o.Air: "8.0",
     o.Mask: "16.1.2",
     o.Bridge: "14.0",
-    o.Losses: "5.2",
-    o.Retreat: "5.3",
-    o.Pursue: "5.4",
-    o.Pass: "5.4",
 }
 
 
@@ -114,7 +111,7 @@ def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
             f"it is {flow.phase_title(state)}: {side} cannot give orders now",
             "2.1.2",
         )
-    answers = (o.Losses, o.Retreat, o.Pursue, o.Pass)
+    answers = (o.Losses, o.Retreat, o.Pursue, o.Pass, o.Defend)
     mine = [d for d in state.pending if d.side == side]
     if mine and not isinstance(order, answers):
         raise Rejected(
@@ -186,7 +183,8 @@ def legal_moves(state: GameState, unit_id: str) -> dict[str, Reach]:
     u = state.units.get(unit_id)
     if u is None or not u.on_map or state.over or state.pending:
         return {}
-    if flow.current_phase(state).kind != "movement" or u.side not in flow.awaited_sides(state):
+    moving = flow.current_phase(state).kind in ("movement", "strategic")  # 3.1.1
+    if not moving or u.side not in flow.awaited_sides(state):
         return {}
     if can_move(state, u) is not None:
         return {}

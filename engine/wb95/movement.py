@@ -7,6 +7,12 @@ ends the move (4.2.1) at no extra cost (4.2.2); leaving one costs +1 MP (4.2.6);
 from one hex in a unit's ZoC straight into another hex of the same unit's ZoC is only for
 pursuit (4.2.3, R14). A unit that spends its whole move along side roads or railroads may
 enter one more hex along them when its MPs run out (R12).
+
+In the Strategic Movement Phase only units marked for it move (12.1.4), not from an enemy
+ZoC (12.2.1) and never into one (12.2.2), with 2 MPs less (12.2.3); otherwise every rule
+above applies (12.1.3). A regular unit may enter a hex held by enemy HQs alone, which
+eliminates them (9.1.5, `engine.wb95.hq`). After a move `after_move` eliminates such HQs
+and keeps the fortification markers (7.1.5, 7.1.6).
 """
 
 from __future__ import annotations
@@ -21,13 +27,16 @@ from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.model import UnitSpec
 from engine.state import GameState, UnitState
-from engine.wb95 import flow
+from engine.wb95 import flow, hq
+from engine.wb95 import fortification_markers as markers
 from engine.wb95.dispatch import handles
+from engine.wb95.regular import is_regular
 from engine.wb95.terrain import step_cost
 from engine.wb95.units import Why, own_units
-from engine.wb95.zoc import ZocMap, zoc_map
+from engine.wb95.zoc import ZocMap, in_enemy_zoc, zoc_map
 
 ZOC_LEAVE_COST = Fraction(1)  # 4.2.6
+SM_MP_REDUCTION = Fraction(2)  # 12.2.3
 
 
 @dataclass(frozen=True)
@@ -41,12 +50,21 @@ class Reach:
     stops: bool = False  # the unit must stop here (enemy ZoC, 4.2.1)
 
 
-def available_mp(state: GameState, unit: UnitState) -> Fraction:
+def strategic_phase(state: GameState) -> bool:
+    return flow.current_phase(state).kind == "strategic"
+
+
+def available_mp(state: GameState, unit: UnitState, strategic: bool | None = None) -> Fraction:
     """MPs at the start of the unit's move: printed MPs, halved without rounding when out
-    of supply (10.2.2, R5)."""
+    of supply (10.2.2, R5); in strategic movement 2 fewer, never below 0 (12.2.3,
+    docs/rulings.md K24). `strategic` None: as the current phase is."""
     mp = state.setup.units[unit.id].mp
     if unit.oos >= 1:
         mp = mp / 2
+    if strategic is None:
+        strategic = strategic_phase(state)
+    if strategic:
+        mp = max(mp - SM_MP_REDUCTION, Fraction(0))
     return mp
 
 
@@ -56,13 +74,19 @@ class _Board:
 
     enemy_zoc: ZocMap
     enemy_hexes: set[HexId]
+    lone_hqs: set[HexId]  # enemy hexes holding HQs alone (9.1.5)
+    may_overrun: bool  # the mover is a regular unit, so it may enter those hexes (9.1.5)
+    strategic: bool  # strategic movement: enemy ZoC may not be entered (12.2.2)
 
 
-def _board(state: GameState, side: str) -> _Board:
-    enemy = state.setup.enemy_of(side)
+def _board(state: GameState, unit: UnitState) -> _Board:
+    enemy = state.setup.enemy_of(unit.side)
     return _Board(
         enemy_zoc=zoc_map(state, enemy),
         enemy_hexes={u.hex for u in state.on_map(enemy) if u.hex is not None},
+        lone_hqs=hq.lone_hq_hexes(state, enemy),
+        may_overrun=is_regular(state.setup.units[unit.id]),
+        strategic=strategic_phase(state),
     )
 
 
@@ -82,8 +106,20 @@ def _step(
         raise Rejected(f"{b} is not on the map", "1.1")
     if not m.grid.adjacent(a, b):
         raise Rejected(f"{a} and {b} are not adjacent: a path must be continuous", "3.1.4")
-    if b in board.enemy_hexes:
+    if b in board.enemy_hexes and not (board.may_overrun and b in board.lone_hqs):
+        if b in board.lone_hqs:
+            raise Rejected(
+                f"cannot enter {m.label(b)}: only a regular unit may enter a hex held by "
+                "enemy HQs alone",
+                "9.1.5",
+                "K20",
+            )
         raise Rejected(f"cannot enter {m.label(b)}: it holds enemy units", "3.1.8")
+    if board.strategic and board.enemy_zoc.get(b):
+        raise Rejected(
+            f"cannot enter {m.label(b)}: a unit in strategic movement may not enter enemy ZoC",
+            "12.2.2",
+        )
     sc = step_cost(m, state.setup.table, spec, a, b)
     if sc.cost is None:
         raise Rejected(f"cannot enter {m.label(b)}: {sc.why}", sc.rule, sc.ruling)
@@ -116,7 +152,7 @@ def check_path(state: GameState, unit: UnitState, path: list[HexId]) -> Reach:
     """Validate an explicit path for `unit` (start hex excluded); return what it costs."""
     assert unit.hex is not None
     spec = state.setup.units[unit.id]
-    board = _board(state, unit.side)
+    board = _board(state, unit)
     mp = available_mp(state, unit)
     start = unit.hex
     spent = Fraction(0)
@@ -157,7 +193,7 @@ def reachable(state: GameState, unit: UnitState, mp: Fraction | None = None) -> 
     if unit.hex is None:
         return {}
     spec = state.setup.units[unit.id]
-    board = _board(state, unit.side)
+    board = _board(state, unit)
     limit = available_mp(state, unit) if mp is None else mp
     start = unit.hex
     counter = itertools.count()
@@ -213,8 +249,17 @@ def can_move(state: GameState, u: UnitState) -> Why | None:
         return ("it has already moved this phase", "3.1.6")
     if spec.move == "none" or spec.mp <= 0:
         return ("it has no movement points", "3.1.5")
-    if u.strategic:
+    if strategic_phase(state):
+        if not u.strategic:
+            return ("only units marked for strategic movement move in this phase", "12.1.4")
+        if in_enemy_zoc(state, u):
+            return ("it is in enemy ZoC, so it cannot make strategic movement", "12.2.1")
+        if available_mp(state, u) <= 0:
+            return ("it has no MPs left for strategic movement", "12.2.3")
+    elif u.strategic:
         return ("it is marked for strategic movement and moves in that phase", "12.0")
+    elif u.ff_built_turn == state.turn and flow.current_phase(state).kind == "movement":
+        return ("it is building field fortifications this phase", "7.1.2")
     if spec.type == "art" and u.setup == "combat":
         return ("towed artillery moves only in transport setup", "6.2.3")
     return None
@@ -222,9 +267,10 @@ def can_move(state: GameState, u: UnitState) -> Why | None:
 
 @handles(o.Move)
 def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
-    """3.0: move each named unit along the path, or by its cheapest path to the hex."""
+    """3.0: move each named unit along the path, or by its cheapest path to the hex; in the
+    Strategic Movement Phase the marked units (12.0)."""
     state = ctx.state
-    if flow.current_phase(state).kind != "movement":
+    if flow.current_phase(state).kind not in ("movement", "strategic"):
         raise Rejected(
             f"units move in the Movement Phase; it is {flow.phase_title(state)}", "2.1.2"
         )
@@ -256,6 +302,18 @@ def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
             mp=str(available_mp(ctx.state, u)),
             bonus=reach.bonus,
         )
+        after_move(ctx, u.id, [start, *reach.path])
+
+
+def after_move(ctx: Ctx, unit_id: str, path: list[HexId]) -> None:
+    """What a unit's entering hexes does besides moving it: call after any event that moves
+    a unit along `path` (its start hex first), also retreat, pursuit and advance. Enemy HQs
+    alone in a hex it enters are eliminated (9.1.5); enemy fortifications there are removed
+    (7.1.6, 7.2.1); it leaves its start hex's fortification and is in its side's
+    fortification of the hex it ends in (7.1.5)."""
+    for h in path[1:]:
+        hq.overrun(ctx, unit_id, h)
+    markers.after_move(ctx, unit_id, path)
 
 
 def _cheapest(state: GameState, u: UnitState, dest: str) -> Reach:
@@ -268,7 +326,8 @@ def _cheapest(state: GameState, u: UnitState, dest: str) -> Reach:
     assert u.hex is not None
     if m.grid.adjacent(u.hex, dest):
         return check_path(state, u, [dest])  # raises with the precise reason
-    if state.occupant_side(dest) not in (None, u.side):
+    board = _board(state, u)
+    if dest in board.enemy_hexes and not (board.may_overrun and dest in board.lone_hqs):
         raise Rejected(f"cannot enter {m.label(dest)}: it holds enemy units", "3.1.8")
     unlimited = reachable(state, u, mp=available_mp(state, u) + 10_000)
     if dest in unlimited:

@@ -18,7 +18,9 @@ from engine.hexgrid import HexId, HexIdError, normalize
 from engine.state import Decision, GameState, UnitState
 from engine.wb95.crt import CombatResult, SideResult
 from engine.wb95.dispatch import handles
+from engine.wb95.movement import after_move
 from engine.wb95.reducer import on
+from engine.wb95.sequence import PHASES
 from engine.wb95.stacking import STACK_LIMIT, stack_cels
 from engine.wb95.strength import is_towed
 from engine.wb95.terrain import step_cost
@@ -145,8 +147,21 @@ def _decision(state: GameState, side: str, kind: str) -> Decision:
 
 
 def lose_cel(ctx: Ctx, unit: str, cause: str, rule: str) -> None:
-    u = ctx.state.units[unit]
+    state = ctx.state
+    u = state.units[unit]
     ctx.emit("cel_lost", unit=unit, hex=u.hex, cause=cause, rule=rule, eliminated=u.cel <= 1)
+    if u.eliminated and state.setup.units[unit].is_hq:  # 9.1.6: the enemy gains CMs
+        ctx.emit(
+            "hq_lost",
+            unit=u.id,
+            side=u.side,
+            gainer=state.setup.enemy_of(u.side),
+            hex=u.hex,
+            turn=state.turn,
+            phase=state.phase,
+            number=PHASES[state.phase].number,
+            rule="9.1.6",
+        )
 
 
 def _losses_step(
@@ -286,9 +301,9 @@ def _retreat_step(ctx: Ctx, who: str) -> None:
     options = {u.id: [list(p) for p in retreat_paths(ctx.state, u, hexes)] for u in units}
     for u in units:
         if not options[u.id]:
-            ctx.emit(
-                "retreat_held", unit=u.id, hexes=hexes, reason="no legal retreat", rule="5.3.3"
-            )
+            spec = ctx.state.setup.units[u.id]
+            rule = "5.1.9" if spec.is_hq else "6.2.4" if spec.type == "art" else "5.3.3"
+            ctx.emit("retreat_held", unit=u.id, hexes=hexes, reason="no legal retreat", rule=rule)
     left = [u for u in options if options[u]]
     if left:
         _open(
@@ -350,9 +365,11 @@ def do_retreat(ctx: Ctx, side: str, order: o.Retreat) -> None:
     if path:
         ezoc = zoc_map(ctx.state, ctx.state.setup.enemy_of(side))
         zoc_hexes = [h for h in path if ezoc.get(h)]
+        start = u.hex
         ctx.emit(
-            "retreated", unit=u.id, side=side, path=[u.hex, *path], to=path[-1], hexes=len(path)
+            "retreated", unit=u.id, side=side, path=[start, *path], to=path[-1], hexes=len(path)
         )
+        after_move(ctx, u.id, [start, *path])
         for h in zoc_hexes:  # 5.3.4
             if not ctx.state.units[u.id].eliminated:
                 lose_cel(ctx, u.id, f"retreat through enemy ZoC at {h}", "5.3.4")
@@ -406,7 +423,14 @@ def _pursuit_step(ctx: Ctx) -> None:
         eliminated = any(state.units[u].eliminated for u in c["units"][loser])
         if not retreated and not eliminated:
             continue
-        pursuers = [u.id for u in _alive(state, winner) if not is_towed(state, u)]
+        grid = state.setup.map.grid
+        pursuers = [
+            u.id
+            for u in _alive(state, winner)
+            if not is_towed(state, u)  # 5.4.9
+            and u.hex
+            and any(grid.adjacent(u.hex, h) for h in vacated)  # 5.4.4: it enters that hex
+        ]
         if not pursuers:
             continue
         paths = {
@@ -445,7 +469,10 @@ def do_pursue(ctx: Ctx, side: str, order: o.Pursue) -> None:
     except HexIdError as e:
         raise Rejected(str(e)) from None
     _check_pursuit(ctx.state, u, path, d.options)
-    ctx.emit("pursued", unit=u.id, side=side, path=[u.hex, *path], to=path[-1])
+    start = u.hex
+    assert start is not None
+    ctx.emit("pursued", unit=u.id, side=side, path=[start, *path], to=path[-1])
+    after_move(ctx, u.id, [start, *path])
     rest = [x for x in left if x != u.id]
     ctx.emit("decision_updated", side=side, kind="pursuit", info={**d.info, "left": rest})
     if not rest:
@@ -613,6 +640,8 @@ def _retreated(state: GameState, e: Event) -> None:
     u.hex = e.data["to"]
     u.entered_seq = e.seq
     u.retreated_turn = state.turn
+    u.retreated_phase = state.phase
+    u.active_since_disorg = True
 
 
 @on("retreat_held")
@@ -625,6 +654,7 @@ def _pursued(state: GameState, e: Event) -> None:
     u = state.units[e.data["unit"]]
     u.hex = e.data["to"]
     u.entered_seq = e.seq
+    u.active_since_disorg = True
 
 
 @on("disorganized")

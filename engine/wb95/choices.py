@@ -1,0 +1,78 @@
+"""Candidate inputs for a side: a sample of what it may legally say now.
+
+Used by the self-play tests (and later the fuzzer and autocomplete). Every candidate is
+built from the engine's own legal listings -- reachable hexes, retreat paths, decision
+options -- so almost all are accepted; the engine still judges each one.
+"""
+
+from __future__ import annotations
+
+from engine import orders as o
+from engine.state import GameState
+from engine.wb95 import flow
+from engine.wb95.combat import attack_options
+from engine.wb95.game import legal_moves
+
+
+def candidate_orders(state: GameState, side: str, limit: int = 12) -> list[o.Order]:
+    if state.over:
+        return []
+    mine = [d for d in state.pending if d.side == side]
+    if mine:
+        return _answers(state, mine[0].kind, mine[0].options, mine[0].info)[:limit]
+    if state.pending or side not in flow.awaited_sides(state):
+        return []
+    out: list[o.Order] = []
+    kind = flow.current_phase(state).kind
+    if kind == "movement":
+        for u in sorted(state.on_map(side), key=lambda x: x.id):
+            reach = legal_moves(state, u.id)
+            for h in sorted(reach)[:: max(1, len(reach) // 3)][:3]:
+                out.append(o.Move(units=(u.id,), path=(h,)))
+    elif kind == "combat":
+        out.extend(_attacks(state, side))
+    out.append(o.Done())
+    return out[-limit:]
+
+
+def _attacks(state: GameState, side: str) -> list[o.Order]:
+    return [
+        o.Attack(units=tuple(units), target=hexes[0], also=tuple(hexes[1:]))
+        for units, hexes in attack_options(state, side)
+    ]
+
+
+def _answers(state: GameState, kind: str, options: dict, info: dict) -> list[o.Order]:  # type: ignore[type-arg]
+    if kind == "losses":
+        units: dict[str, int] = options["units"]
+        must: list[str] = options.get("must_include", [])
+        count = int(options["count"])
+        picks: list[str] = []
+        order = sorted(units, key=lambda u: (u not in must, u))
+        for u in order:
+            take = min(units[u], count - len(picks))
+            picks.extend([u] * take)
+        alt = sorted(units, key=lambda u: (u not in must, -units[u], u), reverse=False)
+        alt_picks: list[str] = []
+        for u in reversed(alt):
+            take = min(units[u], count - len(alt_picks))
+            alt_picks.extend([u] * take)
+        out: list[o.Order] = [o.Losses(units=tuple(picks))]
+        if not must or any(u in must for u in alt_picks):
+            out.append(o.Losses(units=tuple(alt_picks)))
+        return out
+    if kind == "retreat":
+        unit = info["left"][0]
+        paths = options["paths"][unit]
+        longest = [p for p in paths if len(p) == max(len(x) for x in paths)]
+        moves: list[o.Order] = [o.Retreat(unit=unit, path=tuple(p)) for p in longest[:3]]
+        return [*moves, o.Retreat(unit=unit)]
+    if kind == "pursuit":
+        out = [o.Pass()]
+        unit = info["left"][0]
+        for first in options["first"]:
+            out.append(o.Pursue(unit=unit, path=(first,)))
+        return out
+    if kind == "defence":
+        return [o.Pass(), o.Defend(stars=tuple(sorted(options["abilities"])))]
+    return []

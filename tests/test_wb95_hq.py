@@ -1,0 +1,135 @@
+"""9.1 HQs outside combat: no ZoC, 1 CEL for stacking, 5 MP into swamps, and 9.1.5's
+elimination of a lone HQ by an enemy regular unit entering its hex (K23), recorded for
+the CMs of 9.1.6-9.1.7 (R17)."""
+
+from __future__ import annotations
+
+from conftest import play, reject, scenario
+
+from engine.view import view
+from engine.wb95.game import legal_moves
+from engine.wb95.stacking import stack_cels
+from engine.wb95.zoc import zoc_map
+
+HQ = {"type": "hq", "sp": 0, "mp": 10}
+
+
+def replays(rec) -> bool:  # type: ignore[no-untyped-def]
+    return bool(rec.rebuild().snapshot() == rec.state.snapshot())
+
+
+def test_9_1_5_k23_a_regular_unit_entering_a_lone_hq_eliminates_it() -> None:
+    setup = scenario([{"id": "s-a", "hex": "0203"}, {"id": "g-hq", "hex": "0303", **HQ}])
+    rec = play(setup)
+    assert "0303" in legal_moves(rec.state, "s-a")
+    rec = play(setup, "move s-a 0303")
+    moved, gone, lost = rec.events[-3:]
+    assert moved.kind == "moved" and moved.data["cost"] == "3/2"  # K23: ordinary cost
+    assert gone.kind == "unit_eliminated"
+    assert gone.data == {
+        "unit": "g-hq",
+        "side": "german",
+        "hex": "0303",
+        "cause": "an HQ alone in 0303, entered by the enemy regular unit s-a",
+        "rule": "9.1.5",
+        "by": "s-a",
+    }
+    assert lost.kind == "hq_lost" and lost.data["gainer"] == "soviet"
+    hq = rec.state.units["g-hq"]
+    assert hq.eliminated and hq.hex == "0303" and not hq.on_map  # K23: hex kept
+    assert rec.state.hq_losses == [
+        {
+            "unit": "g-hq",
+            "side": "german",
+            "gainer": "soviet",
+            "hex": "0303",
+            "turn": 1,
+            "phase": 2,
+            "number": 3,
+        }
+    ]
+    assert rec.state.units_at("0303")[0].id == "s-a"
+    v = view(rec.state, "german")
+    assert any(u.id == "g-hq" and u.eliminated for u in v.units)
+    assert replays(rec)
+
+
+def test_9_1_5_k23_the_unit_may_go_on_and_hqs_fall_together() -> None:
+    setup = scenario(
+        [
+            {"id": "s-a", "hex": "0203", "mp": 6},
+            {"id": "g-hq", "hex": "0303", **HQ},
+            {"id": "g-hq2", "hex": "0303", **HQ},
+        ]
+    )
+    rec = play(setup, "move s-a 0303 0403 0503")
+    assert rec.state.units["s-a"].hex == "0503"
+    assert rec.state.units["g-hq"].eliminated and rec.state.units["g-hq2"].eliminated
+    assert [x["unit"] for x in rec.state.hq_losses] == ["g-hq", "g-hq2"]
+    assert replays(rec)
+
+
+def test_9_1_5_k23_an_hq_with_other_units_cannot_be_entered() -> None:
+    setup = scenario(
+        [
+            {"id": "s-a", "hex": "0203"},
+            {"id": "g-hq", "hex": "0303", **HQ},
+            {"id": "g-art", "hex": "0303", "type": "art", "sp": [6, 2]},
+        ]
+    )
+    rec = play(setup)
+    r = reject(rec, "move s-a 0303")
+    assert r.rule == "3.1.8" and "holds enemy units" in r.message
+    assert "0303" not in legal_moves(rec.state, "s-a")
+
+
+def test_9_1_5_k20_only_a_regular_unit_overruns_an_hq() -> None:
+    setup = scenario(
+        [
+            {"id": "s-hq", "hex": "0203", **HQ},
+            {"id": "s-art", "hex": "0204", "type": "art", "sp": [6, 2], "setup": "transport"},
+            {"id": "s-vs", "hex": "0206", "type": "vs"},
+            {"id": "g-hq", "hex": "0304", **HQ},
+            {"id": "g-hq2", "hex": "0306", **HQ},
+        ]
+    )
+    rec = play(setup)
+    for line in ("move s-hq 0304", "move s-art 0304", "move s-vs 0306"):
+        r = reject(rec, line)
+        assert r.rule == "9.1.5" and "only a regular unit" in r.message
+    assert "0304" not in legal_moves(rec.state, "s-hq")
+    rec = play(setup, "move s-hq 0404")  # destination only: it goes round the HQ
+    assert "0304" not in rec.events[-1].data["path"]
+    assert not rec.state.units["g-hq"].eliminated
+
+
+def test_9_1_5_k23_the_overrunning_unit_stops_only_for_zoc() -> None:
+    setup = scenario(
+        [
+            {"id": "s-a", "hex": "0203", "mp": 6},
+            {"id": "g-hq", "hex": "0303", **HQ},
+            {"id": "g-inf", "hex": "0403"},
+        ]
+    )
+    rec = play(setup, "move s-a 0303")  # in g-inf's ZoC: it stops there (4.2.1)
+    assert rec.state.units["g-hq"].eliminated
+    r = reject(play(setup), "move s-a 0303 0304")
+    assert r.rule == "4.2.1"
+
+
+def test_9_1_1_9_1_4_hq_has_no_zoc_and_counts_one_cel() -> None:
+    setup = scenario(
+        [
+            {"id": "g-hq", "hex": "0303", **HQ},
+            {"id": "g-inf", "hex": "0303", "cel": 2},
+        ]
+    )
+    rec = play(setup)
+    assert not any("g-hq" in ids for ids in zoc_map(rec.state, "german").values())
+    assert stack_cels(rec.state, "german") == {"0303": 3}
+
+
+def test_9_1_3_hq_enters_swamps_for_five_mp() -> None:
+    setup = scenario([{"id": "s-hq", "hex": "0203", **HQ}], terrain={"0303": "swamp"})
+    rec = play(setup, "move s-hq 0303")
+    assert rec.state.units["s-hq"].mp_spent == 5
