@@ -35,6 +35,7 @@ from engine.orders import (
     Order,
     Pass,
     Pursue,
+    Reinforce,
     Retreat,
     SetupChange,
     Strategic,
@@ -76,6 +77,7 @@ USAGE: dict[str, str] = {
         "[stars UNIT...] [cms N]"
     ),
     "defend": "defend [stars UNIT...] [cms N]",
+    "reinforce": "reinforce UNIT from VS-UNIT",
     "fire": "fire UNIT [UNIT...] -> HEX",
     "barrage": "barrage UNIT [UNIT...] -> HEX",
     "fortify": "fortify UNIT [UNIT...]",
@@ -305,6 +307,12 @@ def _cms_group(verb: str, groups: dict[str, list[str]]) -> int:
     return int(vals[0])
 
 
+def _parse_reinforce(args: list[str]) -> Order:
+    if len(args) != 3 or args[1].lower() != "from":
+        raise _Problem(f"reinforce names the infantry and the Volkssturm: {USAGE['reinforce']}")
+    return Reinforce(unit=_unit(args[0]), source=_unit(args[2]))
+
+
 def _parse_defend(args: list[str]) -> Order:
     groups: dict[str, list[str]] = {}
     current: list[str] | None = None
@@ -477,6 +485,7 @@ _PARSERS: dict[str, Callable[[list[str]], Order]] = {
     "retreat": _parse_retreat,
     "pursue": _parse_pursue,
     "defend": _parse_defend,
+    "reinforce": _parse_reinforce,
     "pass": _parse_pass,
     "done": _parse_done,
 }
@@ -576,6 +585,8 @@ def format_order(order: Order) -> str:
             words += ["cms", str(order.cms)]
     elif isinstance(order, Fire | Barrage):
         words += [*order.units, "->", order.target]
+    elif isinstance(order, Reinforce):
+        words += [order.unit, "from", order.source]
     elif isinstance(order, Fortify | Strategic | Losses):
         words += order.units
     elif isinstance(order, SetupChange):

@@ -126,6 +126,15 @@ class Bridge(Order):
 
 
 @dataclass(frozen=True)
+class Reinforce(Order):
+    """`reinforce UNIT from VS`: an infantry unit regains a CEL from a Volkssturm unit in
+    its hex (15.3.3)."""
+
+    unit: str
+    source: str
+
+
+@dataclass(frozen=True)
 class Losses(Order):
     """`losses UNIT [UNIT ...]`: answer a losses decision, one CEL per listing."""
 
@@ -187,6 +196,7 @@ VERBS_BY_TYPE: dict[type[Order], str] = {
     Air: "air",
     Mask: "mask",
     Bridge: "bridge",
+    Reinforce: "reinforce",
     Losses: "losses",
     Retreat: "retreat",
     Pursue: "pursue",

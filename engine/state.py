@@ -36,6 +36,7 @@ class UnitState:
     disorganized_at: tuple[int, int] | None = None  # (turn, phase index) it became so (R22)
     active_since_disorg: bool = False  # moved/fought since it became disorganized (R22)
     retreated_turn: int | None = None  # the turn it last retreated (5.3.10, 7.1.2 b)
+    reinforced_turn: int | None = None  # the turn it last took a CEL from Volkssturm (15.3.4)
     retreated_phase: int | None = None  # ... and the phase index of that retreat
     ff_built_turn: int | None = None  # turn in whose Movement Phase it built FF (7.1.2, 7.1.4)
     mp_spent: Fraction = Fraction(0)

@@ -1,7 +1,8 @@
 """Per-viewer views (DESIGN §2, 16.1): the only way anything leaves the engine for a player.
 
 - A side sees all of its own units. Of an enemy stack it sees the top counter (16.1.1)
-  and how many counters the stack has; where the stack is adjacent to one of its units,
+  and how many counters the stack has, and every counter that has fought in the current
+  Combat Phase (16.1.3); where the stack is adjacent to one of its units,
   it also learns each counter's type, and its CELs unless the stack is fortified
   (16.1.4). Enemy units not yet on the map are not shown.
 - A spectator sees every unit as that unit's enemy sees it: what both sides' public
@@ -116,8 +117,10 @@ def _full(state: GameState, u: UnitState, pos: int) -> UnitView:
 def _as_enemy_sees(
     state: GameState, u: UnitState, pos: int, adjacent: bool, fortified: bool
 ) -> UnitView:
-    if pos == 0:
-        return _full(state, u, pos)  # 16.1.1: the top counter is visible
+    if pos == 0 or u.fought:
+        # 16.1.1: the top counter is visible; 16.1.3: stacks that took part in a combat
+        # can be looked at until the end of that Combat Phase
+        return _full(state, u, pos)
     if adjacent:  # 16.1.4
         spec = state.setup.units[u.id]
         return UnitView(

@@ -151,3 +151,46 @@ def test_7_3_6_sustained_retreat_in_a_fixed_position_costs_one_less() -> None:
     c = resolved(rec)
     assert c["column"] == "1:1" and c["result"] == "- / D1"  # 12:3 = 4:1, FP -3
     assert rec.state.units["s-a"].cel == 2  # D1 held in FP: no loss
+
+
+def test_15_3_3_volkssturm_gives_a_cel_to_infantry_that_stays_put() -> None:
+    units = [
+        {"id": "g-inf", "hex": "0303", "cel": 1, "max_cel": 2},
+        {"id": "g-vs", "hex": "0303", "type": "vs", "nation": "volkssturm", "cel": 2},
+        {"id": "g-pz", "hex": "0303", "type": "mot", "cel": 1, "max_cel": 2},
+        {"id": "s-x", "hex": "0808"},
+    ]
+    setup = scenario(units, start={"turn": 1, "phase": "movement", "active": "german"})
+    rec = play(setup, "reinforce g-inf from g-vs")
+    assert rec.state.units["g-inf"].cel == 2 and rec.state.units["g-vs"].cel == 1
+    assert reject(rec, "move g-inf 0403").rule == "3.1.6"  # both stay put this phase
+    assert reject(play(setup), "reinforce g-pz from g-vs").rule == "15.3.3"
+    assert reject(play(setup, "move g-vs 0403"), "reinforce g-inf from g-vs").rule == "15.3.3"
+
+
+def test_15_3_4_one_cel_per_turn_per_infantry_unit() -> None:
+    units = [
+        {"id": "g-inf", "hex": "0303", "cel": 1, "max_cel": 3},
+        {"id": "g-vs", "hex": "0303", "type": "vs", "nation": "volkssturm", "cel": 2},
+        {"id": "g-vs2", "hex": "0303", "type": "vs", "nation": "volkssturm", "cel": 1},
+        {"id": "s-x", "hex": "0808"},
+    ]
+    setup = scenario(units, start={"turn": 1, "phase": "movement", "active": "german"})
+    rec = play(setup, "reinforce g-inf from g-vs2")
+    assert rec.state.units["g-vs2"].eliminated  # its last CEL
+    assert reject(rec, "reinforce g-inf from g-vs").rule == "15.3.4"
+
+
+def test_16_1_3_stacks_that_fought_are_seen_until_the_phase_ends() -> None:
+    from engine.view import view
+
+    units = [
+        {"id": "g-a", "hex": "0604", "sp": 9},
+        {"id": "s-a", "hex": "0505", "sp": 2},
+        {"id": "s-b", "hex": "0505", "sp": 2},
+        {"id": "s-c", "hex": "0303", "sp": 2},
+        {"id": "s-d", "hex": "0303", "sp": 2},
+    ]
+    rec = play(scenario(units, start=GERMAN_COMBAT), "attack g-a -> 0505", dice=(6, 6))
+    ids = {u.id for u in view(rec.state, "german").units}
+    assert {"s-a", "s-b"} <= ids and "s-d" not in ids

@@ -17,6 +17,7 @@ from engine.wb95 import hq as _hq  # noqa: F401 - registers 9.1
 from engine.wb95 import movement as _movement  # noqa: F401 - registers its order handlers
 from engine.wb95 import results as _results  # noqa: F401 - registers its order handlers
 from engine.wb95 import strategic as _strategic  # noqa: F401 - registers 12.0
+from engine.wb95 import volkssturm as _volkssturm  # noqa: F401 - registers 15.3.3
 from engine.wb95.control import initial_control
 from engine.wb95.dispatch import ORDER_HANDLERS, handles
 from engine.wb95.movement import Reach, can_move, reachable
