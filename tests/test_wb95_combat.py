@@ -367,3 +367,13 @@ def test_5_1_5_k26_an_attack_may_not_make_another_duty_impossible() -> None:
     assert r.rule == "5.1.4" and "0404" in r.message
     rec = play(setup, "attack s-1 -> 0604 0404", dice=(3, 4))
     assert {d["unit"] for d in resolved(rec)["defenders"]} == {"g-a", "g-b"}
+
+
+def test_legal_actions_list_attacks_and_whether_done_is_allowed() -> None:
+    from engine.wb95.game import legal_actions
+
+    rec = play(e5_setup())
+    acts = legal_actions(rec.state, "german")
+    assert {"units": ["g-a", "g-b", "g-c"], "hexes": ["0505"]} in acts["attacks"]
+    assert acts["done"] is False  # the attack is mandatory (5.1.3)
+    assert legal_actions(rec.state, "soviet")["done"] is False  # not its phase

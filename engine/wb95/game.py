@@ -193,14 +193,23 @@ def legal_moves(state: GameState, unit_id: str) -> dict[str, Reach]:
 
 
 def legal_actions(state: GameState, side: str) -> dict[str, object]:
-    """What `side` may do now: its open decisions, the units it may move, and whether it
-    may say `done` (the stacking limit of 3.2.1 permitting)."""
+    """What `side` may do now: its open decisions, the units it may move, the attacks it
+    may declare, and whether it may say `done` (3.2.1 stacking and 5.1.3-5.1.4 duties
+    permitting)."""
     if state.over or side not in flow.awaited_sides(state):
-        return {"decisions": [], "moves": {}, "done": False}
+        return {"decisions": [], "moves": {}, "attacks": [], "done": False}
     decisions = [d.to_json() for d in state.pending if d.side == side]
     moves = {u.id: sorted(r) for u in state.on_map(side) if (r := legal_moves(state, u.id))}
+    combat = flow.current_phase(state).kind == "combat" and not decisions
+    attacks = (
+        [{"units": u, "hexes": h} for u, h in _combat.attack_options(state, side)]
+        if combat and state.combat is None
+        else []
+    )
+    duty = combat and _combat.mandatory_message(state, side) is not None
     return {
         "decisions": decisions,
         "moves": moves,
-        "done": not decisions and not overstacked(state, side),
+        "attacks": attacks,
+        "done": not decisions and not overstacked(state, side) and not duty,
     }
