@@ -21,17 +21,24 @@ def eliminate(ctx: Ctx, unit_id: str, cause: str, rule: str, by: str | None = No
     u = state.units[unit_id]
     ctx.emit("unit_eliminated", unit=u.id, side=u.side, hex=u.hex, cause=cause, rule=rule, by=by)
     if state.setup.units[u.id].is_hq:
-        ctx.emit(
-            "hq_lost",
-            unit=u.id,
-            side=u.side,
-            gainer=state.setup.enemy_of(u.side),
-            hex=u.hex,
-            turn=state.turn,
-            phase=state.phase,
-            number=PHASES[state.phase].number,
-            rule="9.1.6",
-        )
+        record_hq_loss(ctx, u.id)
+
+
+def record_hq_loss(ctx: Ctx, unit_id: str) -> None:
+    """9.1.6: an HQ has been eliminated; its enemy gains CMs (`hq_lost`, R17)."""
+    state = ctx.state
+    u = state.units[unit_id]
+    ctx.emit(
+        "hq_lost",
+        unit=u.id,
+        side=u.side,
+        gainer=state.setup.enemy_of(u.side),
+        hex=u.hex,
+        turn=state.turn,
+        phase=state.phase,
+        number=PHASES[state.phase].number,
+        rule="9.1.6",
+    )
 
 
 @on("unit_eliminated")

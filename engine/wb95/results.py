@@ -18,9 +18,9 @@ from engine.hexgrid import HexId, HexIdError, normalize
 from engine.state import Decision, GameState, UnitState
 from engine.wb95.crt import CombatResult, SideResult
 from engine.wb95.dispatch import handles
+from engine.wb95.elimination import record_hq_loss
 from engine.wb95.movement import after_move
 from engine.wb95.reducer import on
-from engine.wb95.sequence import PHASES
 from engine.wb95.stacking import STACK_LIMIT, stack_cels
 from engine.wb95.strength import is_towed
 from engine.wb95.terrain import step_cost
@@ -151,17 +151,7 @@ def lose_cel(ctx: Ctx, unit: str, cause: str, rule: str) -> None:
     u = state.units[unit]
     ctx.emit("cel_lost", unit=unit, hex=u.hex, cause=cause, rule=rule, eliminated=u.cel <= 1)
     if u.eliminated and state.setup.units[unit].is_hq:  # 9.1.6: the enemy gains CMs
-        ctx.emit(
-            "hq_lost",
-            unit=u.id,
-            side=u.side,
-            gainer=state.setup.enemy_of(u.side),
-            hex=u.hex,
-            turn=state.turn,
-            phase=state.phase,
-            number=PHASES[state.phase].number,
-            rule="9.1.6",
-        )
+        record_hq_loss(ctx, unit)
 
 
 def _losses_step(
