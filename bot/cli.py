@@ -4,6 +4,7 @@
     kessel play [SCENARIO]       local play of a scenario (shipped id or file) or game export
     kessel scenarios             list the shipped scenarios
     kessel run SCENARIO [--orders FILE|-] [--dice 3,4,6,1] [--seed N] [--json] [--save FILE]
+               [--view SIDE|spectator|moderator]
     kessel moves SCENARIO UNIT [--orders FILE]   where a unit may move now, with costs
 
 Exit status: 0 ok, 1 a bad file or argument, 2 a rejected order.
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from bot.script import (
     SourceError,
+    check_viewer,
     describe_event,
     export_yaml,
     load_source,
@@ -27,6 +29,7 @@ from bot.script import (
 )
 from engine.dice import parse_faces
 from engine.state import GameState
+from engine.view import MODERATOR, View, view, visible_events
 from engine.wb95.game import legal_moves
 from engine.wb95.movement import fmt_mp
 from scenarios import list_scenarios
@@ -61,6 +64,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int, help="seed of the dice generator (default 0)")
     run.add_argument("--json", action="store_true", help="print one JSON object")
     run.add_argument("--save", help="write a game export that replays to this position")
+    run.add_argument(
+        "--view",
+        default=MODERATOR,
+        metavar="SIDE|spectator|moderator",
+        help="print the state as this viewer sees it (fog of war, sealed inputs); "
+        "default moderator: everything",
+    )
     play = sub.add_parser("play", help="play a scenario locally (hot seat)")
     play.add_argument("scenario", nargs="?")
     sub.add_parser("scenarios", help="list the shipped scenarios")
@@ -93,18 +103,22 @@ def _dice(text: str | None) -> list[int]:
 
 def _run(args: argparse.Namespace) -> int:
     src = load_source(args.scenario)
+    viewer = check_viewer(src.setup, args.view)
     orders = src.orders + _read_orders(args.orders)
     seed = args.seed if args.seed is not None else (src.seed or 0)
     res = run_script(src.setup, orders, seed, src.dice + _dice(args.dice))
     if args.save:
         Path(args.save).write_text(export_yaml(res, src.scenario_ref), encoding="utf-8")
     if args.json:
-        print(json.dumps(result_json(res), ensure_ascii=False))
+        print(json.dumps(result_json(res, viewer), ensure_ascii=False))
     else:
-        for e in res.record.events:
+        for e in visible_events(res.record.events, viewer):
             if text := describe_event(e):
                 print(text)
-        _print_units(res.record.state)
+        if viewer == MODERATOR:
+            _print_units(res.record.state)
+        else:
+            _print_view(view(res.record.state, viewer))
         if res.rejected:
             r = res.rejected
             print(f"line {r['line']}: rejected: {r['order']}\n  {r['message']}", file=sys.stderr)
@@ -115,6 +129,18 @@ def _print_units(state: GameState) -> None:
     for u in sorted(state.units.values(), key=lambda x: (x.side, x.id)):
         where = "eliminated" if u.eliminated else (u.hex or "off map")
         print(f"  {u.side:8} {u.id:14} {where:10} CEL {u.cel}/{u.max_cel}")
+
+
+def _print_view(v: View) -> None:
+    for u in v.units:
+        where = "eliminated" if u.eliminated else (u.hex or "off map")
+        if u.known == "full":
+            what = f"{u.id:14} CEL {u.cel}/{u.max_cel}"
+        elif u.known == "type":
+            what = f"({u.type})" + (f" CEL {u.cel}" if u.cel is not None else "")
+        else:
+            what = "? (masked stack)" if u.known == "masked" else "?"
+        print(f"  {u.side:8} {where:10} {what}")
 
 
 def _scenarios() -> int:

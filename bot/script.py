@@ -24,6 +24,7 @@ from engine.core import Event, Rejection
 from engine.model import Setup
 from engine.notation import NotationError, parse_order
 from engine.record import GameRecord
+from engine.view import MODERATOR, SPECTATOR, view, visible_events
 from engine.wb95 import flow
 from engine.wb95.control import victory_points
 from engine.wb95.sequence import PHASES
@@ -111,8 +112,38 @@ def _rejected(line: int, raw: str, message: str, rule: str, ruling: str = "") ->
     return out
 
 
-def result_json(res: RunResult) -> dict[str, Any]:
-    """The `kessel run --json` object (DESIGN §6)."""
+def check_viewer(setup: Setup, viewer: str) -> str:
+    """A `--view` argument: a side of the scenario, "spectator" or "moderator"."""
+    v = viewer.lower()
+    if v not in setup.sides and v not in (SPECTATOR, MODERATOR):
+        choices = ", ".join([*setup.sides, SPECTATOR, MODERATOR])
+        raise SourceError(f"--view: '{viewer}' is not a viewer; choose one of {choices}")
+    return v
+
+
+def result_json(res: RunResult, viewer: str = MODERATOR) -> dict[str, Any]:
+    """The `kessel run --json` object (DESIGN §6), as `viewer` sees it: the moderator sees
+    the whole state and event log; a side or a spectator sees `units` and `pending`
+    through `engine.view.view` (fog of war, 16.1) and the events through
+    `visible_events` (sealed inputs, DESIGN §2), plus the bridges and masks it sees."""
+    out = _result_json(res)
+    if viewer == MODERATOR:
+        return out
+    v = view(res.record.state, viewer)
+    vj = v.to_json()
+    out["view"] = viewer
+    out["units"] = vj["units"]
+    out["pending"] = vj["pending"]
+    out["stacks"] = vj["stacks"]
+    out["masked"] = vj["masked"]
+    out["sealed"] = vj["sealed"]
+    out["bridges"] = vj["bridges"]
+    out["bridge_works"] = vj["bridge_works"]
+    out["events"] = [e.to_json() for e in visible_events(res.record.events, viewer)]
+    return out
+
+
+def _result_json(res: RunResult) -> dict[str, Any]:
     state = res.record.state
     ph = PHASES[state.phase]
     active = flow.acting_sides(state)
@@ -190,10 +221,53 @@ def describe_event(e: Event) -> str:
         return f"{d['unit']} is disorganized: {d['cause']} ({d['rule']})"
     if k == "recovered":
         return f"{d['unit']} recovers from disorganization (5.6.5)"
+    if k == "supply_traced":
+        oos = ", ".join(d["out_of_supply"]) or "none"
+        return f"{d['side']} traces supply (10.1): out of supply: {oos}"
+    if k in ("oos_changed", "oos_paid"):
+        why = d.get("reason") or f"pays for full {'MPs' if d['use'] == 'move' else 'strength'}"
+        return f"{d['unit']} OoS level {d['old']} -> {d['new']}: {why} ({d['rule']})"
+    if k == "surrender_test":
+        return f"{d['unit']} surrender test ({d['rule']}): {d['note']}"
     if k == "decision_opened":
         return f"{d['side']} must decide: {d['kind']} ({d['rule']})"
     if k in ("combat_stage", "decision_closed", "decision_updated", "hq_cms_spent"):
         return ""
+    if k in ("sealed_submitted", "sealed_amended", "sealed_completed"):
+        if d.get("sealed"):
+            return "" if k == "sealed_amended" else str(d["note"])
+        if k == "sealed_submitted":
+            return f"{d['side']} seals: {d['sealed_kind']} {_plain(d['item'])}"
+        return "" if k == "sealed_amended" else f"{d['side']} has completed its sealed input"
+    if k == "revealed":
+        shown = "; ".join(f"{x['side']} {x['kind']} {_plain(x['item'])}" for x in d["items"])
+        return f"revealed ({d['reason']}): {shown or 'nothing'}"
+    if k == "mask_placed":
+        return f"{d['side']} masks the stack at {d['hex']} (16.1.2)"
+    if k == "mask_removed":
+        return f"the mask at {d['hex']} is lifted: {d['reason']} (16.1.2)"
+    if k == "bridge_control_changed":
+        parts = [f"{h}→{s or 'nobody'}" for h, s in d["changes"].items()]
+        return f"bridge control (14.1.3): {', '.join(parts)}"
+    if k == "bridge_destroyed":
+        return f"bridge {d['hexside']} destroyed: {d['cause']} ({d['rule']})"
+    if k == "bridge_rebuilt":
+        return f"{d['unit']} rebuilds the bridge {d['hexside']} for {d['cost']} MP ({d['rule']})"
+    if k == "bridge_building_declared":
+        return f"{d['hq']} at {d['hex']} starts building a bridge; the hexside is noted (14.3.2)"
+    if k == "bridge_built":
+        return f"{d['hq']} has built the bridge {d['hexside']} (14.3.2)"
+    if k == "bridge_building_failed":
+        return f"{d['hq']} fails to build the bridge {d['hexside']}: {d['reason']} (14.3.2)"
+    if k in ("bridge_work_updated", "bridge_work_ended"):
+        return ""
     if k == "game_ended":
         return f"game over: {d['reason']}; VPs {d['result'].get('vp')}"
     return f"{k} {d}"
+
+
+def _plain(item: Any) -> str:
+    """A sealed item's content in a log line: `hex=0405 on=True`."""
+    if isinstance(item, dict):
+        return " ".join(f"{k}={v}" for k, v in item.items())
+    return str(item)

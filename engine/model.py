@@ -112,6 +112,9 @@ class MapData:
     roads: Mapping[Hexside, frozenset[str]] = field(default_factory=dict)
     edges: Mapping[str, tuple[HexId, ...]] = field(default_factory=dict)
     zones: Mapping[str, tuple[HexId, ...]] = field(default_factory=dict)
+    # Edge hexes where a road leaves the map (a road's first or last hex lies on an edge),
+    # with the road kinds: entry along the road (11.1.5) and 11.2.4's entry zones.
+    road_exits: Mapping[HexId, frozenset[str]] = field(default_factory=dict)
 
     def terrain_of(self, h: HexId) -> str:
         return self.terrain.get(h, self.default)
@@ -178,9 +181,24 @@ class UnitStart:
 
 @dataclass(frozen=True, eq=False)
 class SideSpec:
+    """A side. `supply` lists its supply sources (10.1.4), each one of `{"edge": "E"}`,
+    `{"zone": "A"}`, `{"hex": "0405"}`, `{"name": "Korsuń"}` (every hex of that name) or
+    `{"unit": "g-hq7"}` (the hex of that unit, an HQ, while it is on the map)."""
+
     name: str
     nation: str
     supply: tuple[Mapping[str, str], ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class SupplyTable:
+    """10.1 as data (`scenarios/tables/supply.yaml`): off-road supply MPs by nation
+    (10.1.7); the road kinds along which a line of supply runs without limit (10.1.5);
+    whether units in fixed positions are always supplied (7.3.7, a Korsun rule)."""
+
+    mp: Mapping[str, int] = field(default_factory=dict)
+    roads: frozenset[str] = frozenset()
+    fixed_positions_supplied: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -217,6 +235,7 @@ class Setup:
     air: Mapping[str, Any] = field(default_factory=dict)
     special: Mapping[str, Any] = field(default_factory=dict)
     results: Any = None  # the system's result tables (engine.wb95.crt.ResultTables)
+    supply_table: SupplyTable = field(default_factory=SupplyTable)  # 10.1 (10.1.7, 7.3.7)
 
     @property
     def side_names(self) -> tuple[str, ...]:

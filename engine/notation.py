@@ -24,10 +24,12 @@ from engine.orders import (
     Barrage,
     Bridge,
     Defend,
+    Delay,
     Done,
     Enter,
     Fire,
     Fortify,
+    Leave,
     Losses,
     Mask,
     Mod,
@@ -71,10 +73,10 @@ class _Problem(Exception):
 
 # How each order is written, for help texts and error messages.
 USAGE: dict[str, str] = {
-    "move": "move UNIT [UNIT...] HEX [HEX...]",
+    "move": "move UNIT [UNIT...] HEX [HEX...] [full]",
     "attack": (
         "attack UNIT [UNIT...] -> HEX [HEX...] [support UNIT...] [air COUNTER...] "
-        "[stars UNIT...] [cms N]"
+        "[stars UNIT...] [cms N] [full [UNIT...]]"
     ),
     "defend": "defend [stars UNIT...] [cms N]",
     "reinforce": "reinforce UNIT from VS-UNIT",
@@ -84,9 +86,11 @@ USAGE: dict[str, str] = {
     "setup": "setup UNIT [UNIT...] combat|transport",
     "strategic": "strategic UNIT [UNIT...]",
     "enter": "enter UNIT [UNIT...] ZONE|HEX [HEX...]",
+    "delay": "delay UNIT [UNIT...] ZONE|HEX",
+    "leave": "leave UNIT [UNIT...] [HEX...]",
     "air": "air COUNTER|SPs MISSION HEX",
     "mask": "mask HEX on|off",
-    "bridge": "bridge destroy HEX/HEX  or  bridge build HQ HEX/HEX",
+    "bridge": "bridge destroy HEX/HEX [by UNIT]  or  bridge build UNIT HEX/HEX",
     "losses": "losses UNIT [UNIT...]",
     "retreat": "retreat UNIT [HEX...]",
     "pursue": "pursue UNIT HEX [HEX...]",
@@ -210,9 +214,12 @@ def _parse_move(args: list[str]) -> Order:
             )
         raise _need("move", f"at least one unit before the hexes ({_UNIT_HELP})")
     rest = args[len(units) :]
+    full = bool(rest) and rest[-1].lower() == "full"  # 10.2.3: full MPs for an OoS level
+    if full:
+        rest = rest[:-1]
     if not rest:
         raise _need("move", "a destination hex after the units")
-    return Move(units=tuple(units), path=_path("move", rest))
+    return Move(units=tuple(units), path=_path("move", rest), full=full)
 
 
 def _split_arrow(verb: str, args: list[str]) -> tuple[list[str], list[str]]:
@@ -248,7 +255,7 @@ def _parse_attack(args: list[str]) -> Order:
     current: list[str] | None = None
     for tok in rest:
         key = tok.lower()
-        if key in ("support", "air", "stars", "cms"):
+        if key in ("support", "air", "stars", "cms", "full"):
             if key in groups:
                 raise _Problem(f"attack lists '{key}' twice; put all of them after one '{key}'")
             current = groups[key] = []
@@ -279,6 +286,8 @@ def _parse_attack(args: list[str]) -> Order:
         air = tuple(refs)
     stars = _stars_group("attack", groups)
     cms = _cms_group("attack", groups)
+    # 10.2.3: `full` alone = every OoS attacker pays a level; `full UNIT...` = those units
+    full = tuple(_unit(t) for t in groups["full"]) if "full" in groups else None
     return Attack(
         units=units,
         target=target,
@@ -287,6 +296,7 @@ def _parse_attack(args: list[str]) -> Order:
         also=tuple(also),
         stars=stars,
         cms=cms,
+        full=full,
     )
 
 
@@ -387,6 +397,24 @@ def _parse_enter(args: list[str]) -> Order:
     return Enter(units=tuple(units), where=where, path=_path("enter", rest[1:]))
 
 
+def _parse_delay(args: list[str]) -> Order:
+    units = _leading_units(args, lambda t: _hexish(t) or bool(_ZONE.match(t)))
+    if not units:
+        raise _need("delay", "at least one unit before the entry zone or hex")
+    rest = args[len(units) :]
+    if len(rest) != 1:
+        raise _need("delay", "one entry zone (a letter, e.g. F) or hex after the units")
+    where = rest[0].upper() if _ZONE.match(rest[0]) else _hex(rest[0])
+    return Delay(units=tuple(units), where=where)
+
+
+def _parse_leave(args: list[str]) -> Order:
+    units = _leading_units(args, _hexish)
+    if not units:
+        raise _need("leave", "at least one unit")
+    return Leave(units=tuple(units), path=_path("leave", args[len(units) :]))
+
+
 def _parse_air(args: list[str]) -> Order:
     if len(args) != 3:
         raise _Problem(
@@ -425,6 +453,12 @@ def _parse_bridge(args: list[str]) -> Order:
     if action == "destroy":
         if len(args) < 2:
             raise _need("bridge", "the hexside of the bridge to destroy")
+        if len(args) > 2 and args[2].lower() == "by":  # 14.2.1: the unit that blows it
+            if len(args) < 4:
+                raise _need("bridge", "the unit after 'by'")
+            if len(args) > 4:
+                raise _extra("bridge", args[4:], f"the unit {args[3]}")
+            return Bridge(action="destroy", hexside=_hexside(args[1]), hq=_unit_id(args[3]))
         if len(args) > 2:
             raise _extra("bridge", args[2:], f"the hexside {args[1]}")
         return Bridge(action="destroy", hexside=_hexside(args[1]))
@@ -478,6 +512,8 @@ _PARSERS: dict[str, Callable[[list[str]], Order]] = {
     "setup": _parse_setup,
     "strategic": _parse_strategic,
     "enter": _parse_enter,
+    "delay": _parse_delay,
+    "leave": _parse_leave,
     "air": _parse_air,
     "mask": _parse_mask,
     "bridge": _parse_bridge,
@@ -568,6 +604,8 @@ def format_order(order: Order) -> str:
     words: list[str] = [order.verb]
     if isinstance(order, Move):
         words += [*order.units, *order.path]
+        if order.full:
+            words.append("full")
     elif isinstance(order, Attack):
         words += [*order.units, "->", order.target, *order.also]
         if order.support:
@@ -578,6 +616,8 @@ def format_order(order: Order) -> str:
             words += ["stars", *order.stars]
         if order.cms:
             words += ["cms", str(order.cms)]
+        if order.full is not None:
+            words += ["full", *order.full]
     elif isinstance(order, Defend):
         if order.stars:
             words += ["stars", *order.stars]
@@ -593,6 +633,10 @@ def format_order(order: Order) -> str:
         words += [*order.units, order.mode]
     elif isinstance(order, Enter):
         words += [*order.units, order.where, *order.path]
+    elif isinstance(order, Delay):
+        words += [*order.units, order.where]
+    elif isinstance(order, Leave):
+        words += [*order.units, *order.path]
     elif isinstance(order, Air):
         first = order.counter if order.counter is not None else str(order.amount)
         words += [first, order.mission, order.hex]
@@ -603,6 +647,8 @@ def format_order(order: Order) -> str:
         if order.action == "build" and order.hq is not None:
             words.append(order.hq)
         words.append("/".join(order.hexside))
+        if order.action == "destroy" and order.hq is not None:
+            words += ["by", order.hq]
     elif isinstance(order, Retreat | Pursue):
         words += [order.unit, *order.path]
     elif isinstance(order, Pass | Done):

@@ -29,10 +29,13 @@ class Order:
 
 @dataclass(frozen=True)
 class Move(Order):
-    """`move UNITS HEX [HEX ...]`: a path of adjacent hexes, or just the destination."""
+    """`move UNITS HEX [HEX ...] [full]`: a path of adjacent hexes, or just the destination.
+    `full`: the out-of-supply units among them pay an OoS level to move with their full MPs
+    (10.2.3)."""
 
     units: tuple[str, ...]
     path: tuple[str, ...]
+    full: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,8 @@ class Attack(Order):
     also: tuple[str, ...] = ()
     stars: tuple[str, ...] = ()  # attackers using their special abilities (15.1.6)
     cms: int = 0  # CMs spent from an HQ loss (9.1.6-9.1.7, R17)
+    # 10.2.3: attackers paying an OoS level for full strength; () = every OoS attacker
+    full: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,24 @@ class Enter(Order):
 
 
 @dataclass(frozen=True)
+class Delay(Order):
+    """`delay UNITS ZONE|HEX`: instead of entering, reinforcements move up to 3 entry zones
+    off the map and may enter from there from the next turn on (11.2.2)."""
+
+    units: tuple[str, ...]
+    where: str
+
+
+@dataclass(frozen=True)
+class Leave(Order):
+    """`leave UNITS [HEX ...]`: units leave the map through an entry zone, after moving to
+    it along the path if one is given (11.2.3)."""
+
+    units: tuple[str, ...]
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Air(Order):
     """`air COUNTER|SPs MISSION HEX`: a sealed air mission (8.0). `amount` is set when the
     first word is a number (Korsun SPs), `counter` when it is an air counter id (Kursk)."""
@@ -118,7 +141,9 @@ class Mask(Order):
 
 @dataclass(frozen=True)
 class Bridge(Order):
-    """`bridge destroy A/B` or `bridge build HQ A/B` (14.0)."""
+    """`bridge destroy A/B [by UNIT]` or `bridge build UNIT A/B` (14.0). `hq` is the unit
+    that does the work: the HQ building over a big river (14.3.2), the unit rebuilding a
+    printed bridge (14.2.2) or, optionally, the one that destroys it (14.2.1)."""
 
     action: Literal["destroy", "build"]
     hexside: tuple[str, str]
@@ -193,6 +218,8 @@ VERBS_BY_TYPE: dict[type[Order], str] = {
     SetupChange: "setup",
     Strategic: "strategic",
     Enter: "enter",
+    Delay: "delay",
+    Leave: "leave",
     Air: "air",
     Mask: "mask",
     Bridge: "bridge",

@@ -33,6 +33,7 @@ class UnitState:
     arrives: dict[str, Any] | None = None  # not yet on the map (11.0)
     moved: bool = False  # has moved in the current phase (3.1.6)
     fought: bool = False  # has attacked or been attacked in the current phase (5.1.1)
+    full_attack: bool = False  # OoS, paid a level to attack at full strength this phase (10.2.3)
     disorganized_at: tuple[int, int] | None = None  # (turn, phase index) it became so (R22)
     active_since_disorg: bool = False  # moved/fought since it became disorganized (R22)
     retreated_turn: int | None = None  # the turn it last retreated (5.3.10, 7.1.2 b)
@@ -41,6 +42,17 @@ class UnitState:
     ff_built_turn: int | None = None  # turn in whose Movement Phase it built FF (7.1.2, 7.1.4)
     mp_spent: Fraction = Fraction(0)
     entered_seq: int = 0  # order of arrival in its hex: the earliest is the top counter
+    # Its last entry onto the map as a reinforcement (11.1.5): {"turn", "phase", "hex",
+    # "stack"}, the stack being the n-th to enter through that hex in that phase. Replaced
+    # whole by the reducer, never changed in place (clone() shares it).
+    entry: dict[str, Any] | None = None
+
+    def mark_active(self, turn: int, phase: int) -> None:
+        """It moved, fought, fired or supported: a disorganized unit's full turn of rest
+        starts again from now (5.6.5, R22, K36)."""
+        self.active_since_disorg = True
+        if self.disorganized:
+            self.disorganized_at = (turn, phase)
 
     @property
     def on_map(self) -> bool:
@@ -97,6 +109,20 @@ class GameState:
     # HQs eliminated (9.1.6, 9.1.7, R17): {"unit", "side" (the HQ's), "gainer", "hex",
     # "turn", "phase" (index into sequence.PHASES), "number" (printed phase number)}.
     hq_losses: list[dict[str, Any]] = field(default_factory=list)
+    # Sealed inputs not yet revealed (DESIGN §2, engine.wb95.sealed): {"submission" (the
+    # seq of its event), "side", "kind", "group", "item"}; and their groups by name,
+    # {"must": [sides], "complete": [sides], "reveal": "phase_end" | "explicit"}.
+    sealed: list[dict[str, Any]] = field(default_factory=list)
+    sealed_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Masked stacks as revealed (16.1.2, engine.wb95.masking): hex -> the side masking it.
+    masks: dict[HexId, str] = field(default_factory=dict)
+    # Bridges (14.0, engine.wb95.bridges), keyed "AAAA/BBBB" (sorted hexside): changes to
+    # the printed ones ("destroyed" | "built"), their controllers once they changed from
+    # set-up (14.1.3), and the HQs building big-river bridges (14.3.2; the public part,
+    # {"hq", "side", "hex", "turn", "note" (the sealed submission), "stage"}).
+    bridges: dict[str, str] = field(default_factory=dict)
+    bridge_control: dict[str, str | None] = field(default_factory=dict)
+    bridge_works: list[dict[str, Any]] = field(default_factory=list)
 
     def clone(self) -> GameState:
         """A copy that shares the static setup and copies everything mutable."""
@@ -117,6 +143,12 @@ class GameState:
             if self.fortifications is None
             else {h: dict(m) for h, m in self.fortifications.items()},
             hq_losses=[dict(x) for x in self.hq_losses],
+            sealed=copy.deepcopy(self.sealed),
+            sealed_groups=copy.deepcopy(self.sealed_groups),
+            masks=dict(self.masks),
+            bridges=dict(self.bridges),
+            bridge_control=dict(self.bridge_control),
+            bridge_works=[dict(x) for x in self.bridge_works],
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -140,6 +172,12 @@ class GameState:
             if self.fortifications is None
             else {h: dict(m) for h, m in sorted(self.fortifications.items())},
             "hq_losses": [dict(x) for x in self.hq_losses],
+            "sealed": copy.deepcopy(self.sealed),
+            "sealed_groups": copy.deepcopy(dict(sorted(self.sealed_groups.items()))),
+            "masks": dict(sorted(self.masks.items())),
+            "bridges": dict(sorted(self.bridges.items())),
+            "bridge_control": dict(sorted(self.bridge_control.items())),
+            "bridge_works": [dict(x) for x in self.bridge_works],
         }
 
     # --- queries used everywhere --------------------------------------------------------

@@ -4,22 +4,32 @@
   and how many counters the stack has, and every counter that has fought in the current
   Combat Phase (16.1.3); where the stack is adjacent to one of its units,
   it also learns each counter's type, and its CELs unless the stack is fortified
-  (16.1.4). Enemy units not yet on the map are not shown.
+  (16.1.4). Enemy units not yet on the map are not shown; a side sees when and where its own
+  reinforcements arrive (11.0).
+- A stack under a revealed mask (16.1.2, docs/rulings.md K28) shows its enemy a plain
+  "?" counter: no top counter and no number of counters -- unless it is next to one of
+  the enemy's units (then every counter's type, and CELs unless fortified, 16.1.4) or
+  has fought in the current Combat Phase (those counters in full, 16.1.3).
 - A spectator sees every unit as that unit's enemy sees it: what both sides' public
   views share.
 - A moderator sees everything.
 Pending decisions are shown in full to the side they are addressed to; other viewers
-only learn which side is being waited for and for what kind of decision.
+only learn which side is being waited for and for what kind of decision. Sealed inputs
+(DESIGN §2, K27) are shown to their side and the moderator only; the event log goes to a
+viewer through `visible_events`, which hides other sides' sealed contents until they are
+revealed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engine.core import Event
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
-from engine.wb95 import flow
+from engine.wb95 import bridges, flow, masking, sealed
 from engine.wb95.control import victory_points
 from engine.wb95.sequence import PHASES
 
@@ -53,6 +63,7 @@ class UnitView:
     setup: str | None = None
     strategic: bool | None = None
     eliminated: bool = False
+    arrives: dict[str, Any] | None = None  # a reinforcement off the map: turn, zone or hex
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,11 @@ class View:
     over: bool
     result: dict[str, Any] | None = None
     stacks: dict[HexId, int] = field(default_factory=dict)  # counters per occupied hex
+    # (a hex with a plain mask counter is not in `stacks`: its count is not seen, K28)
+    masked: tuple[HexId, ...] = ()  # hexes whose stack is under a revealed mask (16.1.2)
+    sealed: tuple[dict[str, Any], ...] = ()  # the viewer's own sealed inputs (all: moderator)
+    bridges: dict[str, dict[str, Any]] = field(default_factory=dict)  # 14.0, by "A/B"
+    bridge_works: tuple[dict[str, Any], ...] = ()  # HQs building bridges (14.3.2)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -111,13 +127,14 @@ def _full(state: GameState, u: UnitState, pos: int) -> UnitView:
         setup=u.setup,
         strategic=u.strategic,
         eliminated=u.eliminated,
+        arrives=None if u.arrives is None else dict(u.arrives),
     )
 
 
 def _as_enemy_sees(
-    state: GameState, u: UnitState, pos: int, adjacent: bool, fortified: bool
+    state: GameState, u: UnitState, pos: int, adjacent: bool, fortified: bool, masked: bool
 ) -> UnitView:
-    if pos == 0 or u.fought:
+    if (pos == 0 and not masked) or u.fought:
         # 16.1.1: the top counter is visible; 16.1.3: stacks that took part in a combat
         # can be looked at until the end of that Combat Phase
         return _full(state, u, pos)
@@ -145,6 +162,8 @@ def view(state: GameState, viewer: str) -> View:
         if u.on_map:
             assert u.hex is not None
             stacks.setdefault(u.hex, []).append(u)
+    masks = {h for h in state.masks if masking.masked_by(state, h)}
+    uncounted: set[HexId] = set()
     side_hexes: dict[str, set[HexId]] = {s: set() for s in setup.sides}
     for h, us in stacks.items():
         us.sort(key=lambda x: x.entered_seq)
@@ -157,7 +176,14 @@ def view(state: GameState, viewer: str) -> View:
         enemy = setup.enemy_of(owner)  # for a spectator: as the owner's enemy sees it
         adjacent = any(n in side_hexes[enemy] for n in grid.neighbours(h))
         fortified = any(u.fortification for u in us)
-        units.extend(_as_enemy_sees(state, u, i, adjacent, fortified) for i, u in enumerate(us))
+        masked = h in masks
+        if masked and not adjacent and not any(u.fought for u in us):
+            units.append(UnitView(side=owner, hex=h, known="masked"))  # K28: a plain "?"
+            uncounted.add(h)
+            continue
+        units.extend(
+            _as_enemy_sees(state, u, i, adjacent, fortified, masked) for i, u in enumerate(us)
+        )
     for u in sorted(state.units.values(), key=lambda x: x.id):
         if u.eliminated or (u.hex is None and viewer in (MODERATOR, u.side)):
             units.append(_full(state, u, 0))
@@ -167,6 +193,7 @@ def view(state: GameState, viewer: str) -> View:
     )
     ph = PHASES[state.phase]
     date = setup.date_of(state.turn)
+    bridge_sites, works = bridges.public_view(state, viewer)
     return View(
         viewer=viewer,
         scenario=setup.id,
@@ -182,5 +209,21 @@ def view(state: GameState, viewer: str) -> View:
         vp=victory_points(state),
         over=state.over,
         result=state.result,
-        stacks={h: len(us) for h, us in stacks.items()},
+        stacks={h: len(us) for h, us in stacks.items() if h not in uncounted},
+        masked=tuple(sorted(masks)),
+        sealed=tuple(
+            {k: x[k] for k in ("submission", "side", "kind", "item")}
+            for x in state.sealed
+            if viewer in (MODERATOR, x["side"])
+        ),
+        bridges=bridge_sites,
+        bridge_works=tuple(works),
     )
+
+
+def visible_events(events: Iterable[Event], viewer: str) -> list[Event]:
+    """The event log as `viewer` (a side, "spectator" or "moderator") may read it: another
+    side's sealed submissions show only who made them ("soviet submitted a sealed input")
+    until they are revealed (DESIGN §2, K27). The moderator reads the full log, from which
+    a replay rebuilds the state."""
+    return sealed.redact(events, viewer)

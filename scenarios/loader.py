@@ -47,7 +47,7 @@ from scenarios.schema import (
     UnitIn,
     to_hex,
 )
-from scenarios.tables import PACKAGE_DIR, load_morale, load_results, load_table
+from scenarios.tables import PACKAGE_DIR, load_morale, load_results, load_supply, load_table
 from scenarios.yamlio import parse_yaml, read_yaml_file
 
 SHIPPED_DIR = PACKAGE_DIR / "wb95"
@@ -219,6 +219,10 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
                 supply.append({"zone": src.zone})
             elif src.hex is not None:
                 supply.append({"hex": on_map(src.hex, f"{skey}.hex")})
+            elif src.name is not None:
+                supply.append({"name": _place_name(src.name, mapdata, ctx, f"{skey}.name")})
+            elif src.unit is not None:
+                supply.append({"unit": src.unit})  # checked with the units below
         sides[sname] = SideSpec(name=sname, nation=nation, supply=tuple(supply))
     if sc.initiative not in sides:
         raise ctx.err("initiative", f"unknown side {sc.initiative!r} (sides: {sides_text})")
@@ -231,6 +235,7 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
 
     units, starts = _units(sc, ctx, mapdata, morale, start.turn, base_dir)
     _check_stacking(sc, ctx, mapdata, units, starts)
+    _check_supply_units(sides, units, ctx)
 
     victory: list[VictoryHex] = []
     if sc.victory is not None:
@@ -257,6 +262,7 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
         table=table,
         morale=morale,
         results=load_results(),
+        supply_table=load_supply(sc.game),
         units=units,
         starts=tuple(starts),
         options=dict(sc.options),
@@ -399,6 +405,12 @@ def build_map(mi: MapIn, map_id: str, table: TerrainTable, ctx: _Ctx) -> MapData
         z: tuple(on_map(h, f"zones.{z}[{j}]") for j, h in enumerate(hexes))
         for z, hexes in mi.zones.items()
     }
+    # 11.2.4: a road whose first or last hex lies on a map edge leaves the map there.
+    border = {h for hexes in edges.values() for h in hexes}
+    road_exits: dict[HexId, set[str]] = {}
+    for road in mi.roads:
+        for end in {road.hexes[0], road.hexes[-1]} & border:
+            road_exits.setdefault(end, set()).add(road.kind)
     return MapData(
         id=map_id,
         grid=grid,
@@ -410,7 +422,35 @@ def build_map(mi: MapIn, map_id: str, table: TerrainTable, ctx: _Ctx) -> MapData
         roads={k: frozenset(v) for k, v in roads.items()},
         edges=edges,
         zones=zones,
+        road_exits={h: frozenset(k) for h, k in road_exits.items()},
     )
+
+
+def _place_name(name: str, m: MapData, ctx: _Ctx, key: str) -> str:
+    """A supply source by place name (10.1.4, K40): a name of the map, matched ignoring
+    case; the map's own spelling is kept."""
+    names = sorted(set(m.names.values()))
+    for n in names:
+        if n.casefold() == name.casefold():
+            return n
+    known = ", ".join(names) or "none"
+    raise ctx.err(key, f"no hex of map {m.id} is named {name!r} (names: {known})")
+
+
+def _check_supply_units(
+    sides: Mapping[str, SideSpec], units: Mapping[str, UnitSpec], ctx: _Ctx
+) -> None:
+    """A unit named as a supply source (10.1.4, K40) must be one of that side's units."""
+    for sname, side in sides.items():
+        for j, src in enumerate(side.supply):
+            uid = src.get("unit")
+            if uid is None:
+                continue
+            key = f"sides.{sname}.supply[{j}].unit"
+            if uid not in units:
+                raise ctx.err(key, f"no unit {uid!r} in this scenario")
+            if units[uid].side != sname:
+                raise ctx.err(key, f"{uid!r} is a {units[uid].side} unit, not {sname}")
 
 
 def _unknown_zone(zone: str, m: MapData) -> str:

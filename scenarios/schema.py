@@ -227,17 +227,21 @@ class UnitIn(UnitValues):
 
 
 class SupplyIn(Strict):
-    """A supply source (10.1): a map edge, an entry zone or a hex."""
+    """A supply source (10.1.4): a map edge, an entry zone, a hex, a named place (every
+    hex of that name, e.g. a town) or a unit (an HQ) -- docs/rulings.md K40."""
 
     edge: Edge | None = None
     zone: Text | None = None
     hex: HexRef | None = None
+    name: Text | None = None
+    unit: Text | None = None
 
     @model_validator(mode="after")
     def _one_source(self) -> SupplyIn:
-        given = [k for k in ("edge", "zone", "hex") if getattr(self, k) is not None]
+        keys = ("edge", "zone", "hex", "name", "unit")
+        given = [k for k in keys if getattr(self, k) is not None]
         if len(given) != 1:
-            raise ValueError("give exactly one of edge, zone or hex")
+            raise ValueError("give exactly one of edge, zone, hex, name or unit")
         return self
 
 
@@ -334,3 +338,17 @@ class MoraleIn(Strict):
     source: Text
     notes: Text = ""
     limits: dict[Text, Annotated[int, Field(ge=2, le=13)]]
+
+
+class SupplyGameIn(Strict):
+    fixed_positions_supplied: bool = False  # 7.3.7
+
+
+class SupplyTableIn(Strict):
+    """`tables/supply.yaml` (10.1.5, 10.1.7, 7.3.7)."""
+
+    source: Text
+    notes: Text = ""
+    mp: dict[Text, Annotated[int, Field(ge=0)]]
+    roads: list[Text] = []
+    games: dict[Text, SupplyGameIn] = {}

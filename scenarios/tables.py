@@ -1,5 +1,5 @@
 """The game tables kept as data: TERRAIN INFLUENCE per game (3.1.11, 5.5.1, R10, R11, R15,
-R24) and the morale limits of 5.6.2.
+R24), the morale limits of 5.6.2 and the supply data of 10.1.
 
 Files live in `scenarios/tables/`, found from this package's directory, never the CWD.
 """
@@ -13,10 +13,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from engine.model import Cost, HexsideRow, RoadRow, TerrainRow, TerrainTable
+from engine.model import Cost, HexsideRow, RoadRow, SupplyTable, TerrainRow, TerrainTable
 from engine.wb95.crt import ResultTables, parse_tables
 from scenarios.errors import ScenarioError, from_validation
-from scenarios.schema import MoraleIn, TableIn
+from scenarios.schema import MoraleIn, SupplyTableIn, TableIn
 from scenarios.yamlio import read_yaml_file
 
 PACKAGE_DIR = Path(__file__).parent
@@ -142,3 +142,32 @@ def load_results() -> ResultTables:
         return parse_tables(data)
     except ValueError as e:
         raise ScenarioError(path.name, "(tables)", str(e)) from None
+
+
+SUPPLY_FILE = TABLES_DIR / "supply.yaml"
+
+
+def load_supply(game: str) -> SupplyTable:
+    """The supply data of a game (10.1.5, 10.1.7, 7.3.7). Every nation of the morale table
+    must have its supply MPs."""
+    return _load_supply(game)
+
+
+@cache
+def _load_supply(game: str) -> SupplyTable:
+    data = read_yaml_file(SUPPLY_FILE)
+    try:
+        t = SupplyTableIn.model_validate(data)
+    except ValidationError as e:
+        raise from_validation(e, str(SUPPLY_FILE)) from None
+    missing = [n for n in load_morale() if n not in t.mp]
+    if missing:
+        raise ScenarioError(
+            str(SUPPLY_FILE), "mp", f"no supply MPs (10.1.7) for nation(s) {', '.join(missing)}"
+        )
+    g = t.games.get(game)
+    return SupplyTable(
+        mp=dict(t.mp),
+        roads=frozenset(t.roads),
+        fixed_positions_supplied=bool(g and g.fixed_positions_supplied),
+    )

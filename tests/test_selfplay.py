@@ -51,6 +51,7 @@ def test_self_play_keeps_the_invariants(scenario_id: str, seed: int, data: st.Da
             v = view(rec.state, viewer)
             hidden = {u.id for u in rec.state.on_map(setup.enemy_of(viewer))}
             tops = {rec.state.units_at(h)[0].id for h in v.stacks}
+            fought = {u.id for u in rec.state.on_map() if u.fought}  # 16.1.3
             shown = {u.id for u in v.units if u.id in hidden}
-            assert shown <= tops
+            assert shown <= tops | fought
     assert rec.rebuild().snapshot() == rec.state.snapshot()

@@ -25,6 +25,11 @@ def test_4_3_2_4_3_3_control_is_taken_at_the_end_of_the_own_supply_phase() -> No
     setup = scenario(
         [{"id": "s-inf", "hex": "0103", "mp": 6}, {"id": "g-inf", "hex": "0903"}],
         control={"soviet": ["0103"], "german": ["0903", "0403", "0503", "0603", "0502", "0504"]},
+        # a supply base just behind it: only supplied units take hexes by ZoC (4.3.5)
+        sides={
+            "soviet": {"nation": "soviet", "supply": [{"hex": "0303"}]},
+            "german": {"nation": "german", "supply": [{"edge": "E"}]},
+        },
     )
     rec = play(setup, "move s-inf 0203 0303 0403")
     assert rec.state.control["0403"] == "german"  # not before the Supply Phase

@@ -12,6 +12,7 @@ from engine.state import GameState
 from engine.wb95 import flow
 from engine.wb95.combat import attack_options
 from engine.wb95.game import legal_moves
+from engine.wb95.reinforcements import legal_delays, legal_entries
 
 
 def candidate_orders(state: GameState, side: str, limit: int = 12) -> list[o.Order]:
@@ -31,8 +32,23 @@ def candidate_orders(state: GameState, side: str, limit: int = 12) -> list[o.Ord
                 out.append(o.Move(units=(u.id,), path=(h,)))
     elif kind == "combat":
         out.extend(_attacks(state, side))
+    if kind in ("movement", "strategic"):
+        out.extend(_entries(state, side))
     out.append(o.Done())
     return out[-limit:]
+
+
+def _entries(state: GameState, side: str) -> list[o.Order]:
+    """Reinforcements entering (11.1) or moving between entry zones (11.2.2)."""
+    out: list[o.Order] = []
+    for u in sorted(state.units.values(), key=lambda x: x.id):
+        if u.side != side:
+            continue
+        picks = sorted(legal_entries(state, u.id).values(), key=lambda e: (e.cost, e.hex))
+        for e in picks[:: max(1, len(picks) // 2)][:2]:
+            out.append(o.Enter(units=(u.id,), where=e.entry, path=e.path[1:]))
+        out.extend(o.Delay(units=(u.id,), where=z) for z in legal_delays(state, u.id)[:1])
+    return out
 
 
 def _attacks(state: GameState, side: str) -> list[o.Order]:

@@ -15,7 +15,7 @@ from engine import orders as o
 from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.state import GameState, UnitState
-from engine.wb95 import flow, hq_cms, special
+from engine.wb95 import flow, hq_cms, special, supply
 from engine.wb95.crt import (
     COLUMNS,
     Shift,
@@ -232,6 +232,8 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
     broken = _duties_broken(state, side, attackers, defenders)
     if broken:
         raise Rejected(broken, "5.1.4")
+    for u in supply.full_strength_units(state, attackers, order.full):
+        supply.pay_level(ctx, u.id, "attack")  # 10.2.3: full strength for an OoS level
     sit = situation(state, attackers, defenders, targets)
     usable = special.abilities(state, True, sit)
     used: dict[str, list[str]] = {}
@@ -508,6 +510,7 @@ def roll_combat(ctx: Ctx) -> None:
         roll=roll,
         result=result.text,
     )
+    supply.after_combat(ctx, decl["attackers"], decl["defenders"], result.defender.retreat > 0)
     star_users = {
         "attacker": sorted(decl["attacker_abilities"]),
         "defender": sorted(decl["defender_abilities"]),
@@ -533,4 +536,4 @@ def _combat_resolved(state: GameState, e: Any) -> None:
     for part in (*e.data["attackers"], *e.data["defenders"]):
         u = state.units[part["unit"]]
         u.fought = True
-        u.active_since_disorg = True
+        u.mark_active(state.turn, state.phase)

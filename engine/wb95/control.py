@@ -46,14 +46,43 @@ def initial_control(setup: Setup, units: dict[str, UnitState]) -> dict[HexId, st
                 queue.append(n)
             elif dist[n] == d and owner[n] != owner[h]:
                 owner[n] = None
-    return {h: s for h, s in owner.items() if s is not None}
+    out = {h: s for h, s in owner.items() if s is not None}
+    out.update(_entry_hexes(setup, units))
+    return out
+
+
+def _entry_hexes(setup: Setup, units: dict[str, UnitState]) -> dict[HexId, str]:
+    """The printed zones and hexes where the scenario brings a side's reinforcements in
+    start behind that side's lines (docs/rulings.md K33): 11.1.4 would otherwise close
+    them before play begins. Not a hex both sides' reinforcements use, nor one an enemy
+    unit starts in; a whole map edge is not claimed."""
+    claims: dict[HexId, set[str]] = {}
+    for st in setup.starts:
+        a = st.arrives
+        if a is None:
+            continue
+        side = setup.units[st.id].side
+        hexes = (str(a["hex"]),) if "hex" in a else setup.map.zones.get(str(a["zone"]), ())
+        for h in hexes:
+            claims.setdefault(h, set()).add(side)
+    held = {u.hex: u.side for u in units.values() if u.hex is not None and not u.eliminated}
+    out: dict[HexId, str] = {}
+    for h, sides in claims.items():
+        side = next(iter(sides))
+        if len(sides) == 1 and held.get(h, side) == side:
+            out[h] = side
+    return out
 
 
 def control_changes(
-    state: GameState, side: str, surrendered: frozenset[str] = frozenset()
+    state: GameState,
+    side: str,
+    surrendered: frozenset[str] = frozenset(),
+    supplied: frozenset[str] | None = None,
 ) -> dict[HexId, str | None]:
     """The hexes whose control changes at the end of `side`'s Supply Phase: hex -> new
-    controller (None: neither)."""
+    controller (None: neither). `supplied`: the units that traced supply in this phase
+    (4.3.5, docs/rulings.md K45); None: the units at OoS level 0."""
     setup = state.setup
     enemy = setup.enemy_of(side)
     occupied: dict[HexId, str] = {}
@@ -69,7 +98,7 @@ def control_changes(
             continue
         hexes = zoc_hexes(setup, setup.units[u.id], u.hex)
         own_zoc.update(hexes)
-        if u.oos == 0:
+        if (u.id in supplied) if supplied is not None else u.oos == 0:
             supplied_zoc.update(hexes)
     changes: dict[HexId, str | None] = {}
     for h, s in occupied.items():

@@ -2,8 +2,9 @@
 
 A disorganized unit recovers exactly one full turn after it became disorganized -- at the
 end of the same phase of the next turn (5.6.5 example b) -- if in between it did not
-move, attack, fire, support or get attacked. Becoming disorganized again restarts the
-count. (Becoming disorganized is in `results.py`, 5.6.1-5.6.3.)
+move, attack, fire, support or get attacked. Activity restarts the count from the phase
+of the activity (`UnitState.mark_active`, K36); a unit that starts the scenario
+disorganized counts from the start. (Becoming disorganized is in `results.py`, 5.6.1-5.6.3.)
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ def recover(ctx: Ctx) -> None:
         if not u.disorganized or u.eliminated or u.disorganized_at is None:
             continue
         if u.disorganized_at != (s.turn - 1, s.phase):
-            continue
-        if u.active_since_disorg:
             continue
         ctx.emit("recovered", unit=u.id, hex=u.hex, rule="5.6.5", ruling="R22")
 

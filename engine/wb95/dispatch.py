@@ -24,3 +24,15 @@ def handles(*types: type[Order]) -> Callable[[F], F]:
         return fn
 
     return register
+
+
+AfterInput = Callable[[Ctx], None]
+AFTER_INPUT: list[AfterInput] = []
+
+
+def after_input(fn: AfterInput) -> AfterInput:
+    """Register a step that runs after every accepted input, once its handler is through
+    (e.g. bridge control, which follows the units at each end as they come and go:
+    14.1.3). Such a step emits events only for what actually changed."""
+    AFTER_INPUT.append(fn)
+    return fn

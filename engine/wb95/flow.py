@@ -3,7 +3,8 @@
 A phase is omitted when nothing in it is mandatory and no voluntary action is possible
 (2.1.4): an Air Phase with no air strength on either side, a barrage phase the scenario
 does not allow (6.5), a Combat Phase in which the side has no possible attack, a Strategic
-Movement Phase with no unit marked for it that may move (12.2.1). Otherwise the phase waits
+Movement Phase with no unit marked for it that may move (12.2.1) and no reinforcement that
+may enter (11.1.3, `other_moves`). Otherwise the phase waits
 until every side acting in it says `done`. The Supply Phase's steps are automatic (R9) and
 run as soon as it starts (docs/rulings.md K6). Rule modules register steps that run as
 each phase ends (`at_phase_end`).
@@ -17,6 +18,7 @@ from engine.core import Ctx
 from engine.state import GameState
 from engine.wb95.control import control_changes, victory_points
 from engine.wb95.sequence import PHASES, TITLES, Phase, actors
+from engine.wb95.supply import supply_phase
 from engine.wb95.zoc import in_enemy_zoc, zoc_map
 
 ARTILLERY_RANGE = 3  # 6.1.2
@@ -52,14 +54,14 @@ def skip_reason(state: GameState) -> str | None:
     if ph.kind == "barrage":
         return None if setup.barrage else "the scenario does not allow barrage (6.5)"
     if ph.kind == "movement":
-        if not state.on_map(side) and not any(
-            u.arrives is not None and u.side == side for u in state.units.values()
-        ):
+        if not state.on_map(side) and not _other_moves(state, side):
             return f"{side} has no units"
         return None
     if ph.kind == "combat":
         return None if _possible_attack(state, side) else f"{side} has no unit able to attack"
     if ph.kind == "strategic":
+        if _other_moves(state, side):
+            return None  # 11.1.3: reinforcements may enter in this phase
         marked = [u for u in state.on_map(side) if u.strategic]
         if not marked:
             return f"no {side} unit is marked for strategic movement (12.0)"
@@ -68,6 +70,22 @@ def skip_reason(state: GameState) -> str | None:
             return f"every {side} unit marked for strategic movement is in enemy ZoC (12.2.1)"
         return None
     return None
+
+
+MoveCheck = Callable[[GameState, str], bool]
+OTHER_MOVES: list[MoveCheck] = []
+
+
+def other_moves(fn: MoveCheck) -> MoveCheck:
+    """Register a check whether `side` may do something in its Movement or Strategic
+    Movement Phase besides moving its units on the map (reinforcements entering, 11.1.3);
+    while one holds, such a phase is not skipped (2.1.4, K13)."""
+    OTHER_MOVES.append(fn)
+    return fn
+
+
+def _other_moves(state: GameState, side: str) -> bool:
+    return any(check(state, side) for check in OTHER_MOVES)
 
 
 def _possible_attack(state: GameState, side: str) -> bool:
@@ -154,10 +172,12 @@ def finish_phase(ctx: Ctx) -> None:
 
 
 def run_supply_phase(ctx: Ctx) -> None:
-    """The Supply Phase's automatic steps (2.2 phase 6, R9). Supply tracing, OoS levels and
-    surrender tests belong to section 10; hex control (4.3) is taken here."""
+    """The Supply Phase's automatic steps (2.2 phase 6, R9): supply tracing, OoS levels and
+    surrender tests (10.0, `engine.wb95.supply`), then hex control (4.3) by the units that
+    traced supply (4.3.5, K45) and did not surrender (4.3.4)."""
     side = acting_sides(ctx.state)[0]
-    changes = control_changes(ctx.state, side)
+    outcome = supply_phase(ctx, side)
+    changes = control_changes(ctx.state, side, outcome.surrendered, outcome.supplied)
     if changes:
         ctx.emit("control_changed", side=side, changes=dict(sorted(changes.items())))
 

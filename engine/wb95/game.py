@@ -9,17 +9,22 @@ from engine.core import Applied, Ctx, Event, Rejected, Rejection
 from engine.dice import DiceState
 from engine.model import Setup
 from engine.state import GameState, UnitState
+from engine.wb95 import bridges as _bridges  # noqa: F401 - registers 14.0
 from engine.wb95 import combat as _combat
 from engine.wb95 import disorganization as _disorganization  # noqa: F401 - 5.6.5
 from engine.wb95 import flow
 from engine.wb95 import fortifications as _fortifications  # noqa: F401 - registers 7.1
 from engine.wb95 import hq as _hq  # noqa: F401 - registers 9.1
+from engine.wb95 import masking as _masking  # noqa: F401 - registers 16.1.2
 from engine.wb95 import movement as _movement  # noqa: F401 - registers its order handlers
+from engine.wb95 import reinforcements as _reinforcements  # registers 11.0
 from engine.wb95 import results as _results  # noqa: F401 - registers its order handlers
+from engine.wb95 import sealed as _sealed  # noqa: F401 - sealed inputs (DESIGN §2)
 from engine.wb95 import strategic as _strategic  # noqa: F401 - registers 12.0
+from engine.wb95 import supply as _supply  # noqa: F401 - registers 10.0
 from engine.wb95 import volkssturm as _volkssturm  # noqa: F401 - registers 15.3.3
 from engine.wb95.control import initial_control
-from engine.wb95.dispatch import ORDER_HANDLERS, handles
+from engine.wb95.dispatch import AFTER_INPUT, ORDER_HANDLERS, handles
 from engine.wb95.movement import Reach, can_move, reachable
 from engine.wb95.reducer import reduce
 from engine.wb95.sequence import PHASES, phase_index
@@ -30,15 +35,13 @@ LATER: dict[type[o.Order], str] = {
     o.Fire: "6.4",
     o.Barrage: "6.5",
     o.SetupChange: "6.2",
-    o.Enter: "11.0",
     o.Air: "8.0",
-    o.Mask: "16.1.2",
-    o.Bridge: "14.0",
 }
 
 
 def initial_state(setup: Setup, seed: int = 0, dice: Sequence[int] = ()) -> GameState:
     units: dict[str, UnitState] = {}
+    start = phase_index(setup.start_phase, setup.start_active, setup.side_names)
     for i, st in enumerate(setup.starts):
         spec = setup.units[st.id]
         units[st.id] = UnitState(
@@ -49,6 +52,7 @@ def initial_state(setup: Setup, seed: int = 0, dice: Sequence[int] = ()) -> Game
             max_cel=spec.max_cel,
             oos=st.oos,
             disorganized=st.disorganized,
+            disorganized_at=(setup.start_turn, start) if st.disorganized else None,  # K36
             fortification=st.fortification,
             setup=st.setup,
             arrives=None if st.arrives is None else dict(st.arrives),
@@ -57,7 +61,7 @@ def initial_state(setup: Setup, seed: int = 0, dice: Sequence[int] = ()) -> Game
     return GameState(
         setup=setup,
         turn=setup.start_turn,
-        phase=phase_index(setup.start_phase, setup.start_active, setup.side_names),
+        phase=start,
         units=units,
         control=initial_control(setup, units),
         dice=DiceState(seed=seed, forced=list(dice)),
@@ -130,6 +134,8 @@ def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
     if ph.kind == "air" and not isinstance(order, o.Done):
         raise Rejected(f"'{order.verb}' is not an Air Phase action", "2.1.2")
     handler(ctx, side, order)
+    for step in AFTER_INPUT:  # e.g. bridge control (14.1.3)
+        step(ctx)
     return ctx.done()
 
 
@@ -193,13 +199,19 @@ def legal_moves(state: GameState, unit_id: str) -> dict[str, Reach]:
 
 
 def legal_actions(state: GameState, side: str) -> dict[str, object]:
-    """What `side` may do now: its open decisions, the units it may move, the attacks it
-    may declare, and whether it may say `done` (3.2.1 stacking and 5.1.3-5.1.4 duties
+    """What `side` may do now: its open decisions, the units it may move, the
+    reinforcements it may bring in (the hexes they may reach, 11.0), the attacks it may
+    declare, and whether it may say `done` (3.2.1 stacking and 5.1.3-5.1.4 duties
     permitting)."""
     if state.over or side not in flow.awaited_sides(state):
-        return {"decisions": [], "moves": {}, "attacks": [], "done": False}
+        return {"decisions": [], "moves": {}, "entries": {}, "attacks": [], "done": False}
     decisions = [d.to_json() for d in state.pending if d.side == side]
     moves = {u.id: sorted(r) for u in state.on_map(side) if (r := legal_moves(state, u.id))}
+    entries = {
+        u.id: sorted(e)
+        for u in state.units.values()
+        if u.side == side and (e := _reinforcements.legal_entries(state, u.id))
+    }
     combat = flow.current_phase(state).kind == "combat" and not decisions
     attacks = (
         [{"units": u, "hexes": h} for u, h in _combat.attack_options(state, side)]
@@ -210,6 +222,7 @@ def legal_actions(state: GameState, side: str) -> dict[str, object]:
     return {
         "decisions": decisions,
         "moves": moves,
+        "entries": entries,
         "attacks": attacks,
         "done": not decisions and not overstacked(state, side) and not duty,
     }

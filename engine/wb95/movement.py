@@ -13,25 +13,29 @@ ZoC (12.2.1) and never into one (12.2.2), with 2 MPs less (12.2.3); otherwise ev
 above applies (12.1.3). A regular unit may enter a hex held by enemy HQs alone, which
 eliminates them (9.1.5, `engine.wb95.hq`). After a move `after_move` eliminates such HQs
 and keeps the fortification markers (7.1.5, 7.1.6).
+
+A reinforcement's entry is a move too (11.1.5): `engine.wb95.reinforcements` prices the
+entry hex and goes on with `check_path` / `reachable` from there (`Begun`).
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from fractions import Fraction
 
 from engine import orders as o
 from engine.core import Ctx, Rejected
-from engine.hexgrid import HexId, HexIdError, normalize
+from engine.hexgrid import HexId, HexIdError, Hexside, normalize
 from engine.model import UnitSpec
 from engine.state import GameState, UnitState
-from engine.wb95 import flow, hq
+from engine.wb95 import flow, hq, supply
 from engine.wb95 import fortification_markers as markers
 from engine.wb95.dispatch import handles
 from engine.wb95.regular import is_regular
-from engine.wb95.terrain import step_cost
+from engine.wb95.terrain import intact_bridges, step_cost
 from engine.wb95.units import Why, own_units
 from engine.wb95.zoc import ZocMap, in_enemy_zoc, zoc_map
 
@@ -54,12 +58,15 @@ def strategic_phase(state: GameState) -> bool:
     return flow.current_phase(state).kind == "strategic"
 
 
-def available_mp(state: GameState, unit: UnitState, strategic: bool | None = None) -> Fraction:
+def available_mp(
+    state: GameState, unit: UnitState, strategic: bool | None = None, full: bool = False
+) -> Fraction:
     """MPs at the start of the unit's move: printed MPs, halved without rounding when out
-    of supply (10.2.2, R5); in strategic movement 2 fewer, never below 0 (12.2.3,
-    docs/rulings.md K24). `strategic` None: as the current phase is."""
+    of supply (10.2.2, R5) unless it pays an OoS level for its full MPs (`full`, 10.2.3);
+    in strategic movement 2 fewer, never below 0 (12.2.3, docs/rulings.md K24).
+    `strategic` None: as the current phase is."""
     mp = state.setup.units[unit.id].mp
-    if unit.oos >= 1:
+    if unit.oos >= 1 and not full:
         mp = mp / 2
     if strategic is None:
         strategic = strategic_phase(state)
@@ -77,6 +84,7 @@ class _Board:
     lone_hqs: set[HexId]  # enemy hexes holding HQs alone (9.1.5)
     may_overrun: bool  # the mover is a regular unit, so it may enter those hexes (9.1.5)
     strategic: bool  # strategic movement: enemy ZoC may not be entered (12.2.2)
+    bridges: AbstractSet[Hexside]  # the bridges standing now (14.0)
 
 
 def _board(state: GameState, unit: UnitState) -> _Board:
@@ -87,6 +95,7 @@ def _board(state: GameState, unit: UnitState) -> _Board:
         lone_hqs=hq.lone_hq_hexes(state, enemy),
         may_overrun=is_regular(state.setup.units[unit.id]),
         strategic=strategic_phase(state),
+        bridges=intact_bridges(state),
     )
 
 
@@ -120,7 +129,7 @@ def _step(
             f"cannot enter {m.label(b)}: a unit in strategic movement may not enter enemy ZoC",
             "12.2.2",
         )
-    sc = step_cost(m, state.setup.table, spec, a, b)
+    sc = step_cost(m, state.setup.table, spec, a, b, bridges=board.bridges)
     if sc.cost is None:
         raise Rejected(f"cannot enter {m.label(b)}: {sc.why}", sc.rule, sc.ruling)
     cost = sc.cost
@@ -148,15 +157,35 @@ def _is_bonus_road(state: GameState, road: str | None) -> bool:
     return bool(row and row.bonus)
 
 
-def check_path(state: GameState, unit: UnitState, path: list[HexId]) -> Reach:
-    """Validate an explicit path for `unit` (start hex excluded); return what it costs."""
+@dataclass(frozen=True)
+class Begun:
+    """A move that does not begin in the unit's hex with nothing spent: a reinforcement
+    goes on from its entry hex (engine.wb95.reinforcements, 11.1.5) with the MPs it paid to
+    enter, its MPs for the whole move, and whether it came in along a side road or
+    railroad (R12)."""
+
+    hex: HexId
+    spent: Fraction
+    mp: Fraction
+    bonus_road: bool
+
+
+def _begun(state: GameState, unit: UnitState, begun: Begun | None) -> Begun:
+    if begun is not None:
+        return begun
     assert unit.hex is not None
+    return Begun(unit.hex, Fraction(0), available_mp(state, unit), True)
+
+
+def check_path(
+    state: GameState, unit: UnitState, path: list[HexId], begun: Begun | None = None
+) -> Reach:
+    """Validate an explicit path for `unit` (start hex excluded); return what it costs.
+    `begun`: the move began elsewhere (a reinforcement's entry hex); the cost includes it."""
     spec = state.setup.units[unit.id]
     board = _board(state, unit)
-    mp = available_mp(state, unit)
-    start = unit.hex
-    spent = Fraction(0)
-    all_bonus_road = True
+    b = _begun(state, unit, begun)
+    mp, start, spent, all_bonus_road = b.mp, b.hex, b.spent, b.bonus_road
     bonus = False
     prev = start
     for i, h in enumerate(path):
@@ -186,21 +215,24 @@ def check_path(state: GameState, unit: UnitState, path: list[HexId]) -> Reach:
     return Reach(path[-1], spent, tuple(path), bonus=bonus, stops=bool(board.enemy_zoc.get(prev)))
 
 
-def reachable(state: GameState, unit: UnitState, mp: Fraction | None = None) -> dict[HexId, Reach]:
+def reachable(
+    state: GameState, unit: UnitState, mp: Fraction | None = None, begun: Begun | None = None
+) -> dict[HexId, Reach]:
     """Every hex the unit can end its move in, with the cheapest cost and a path (the
     legal-move listing used by previews, autocomplete and the fuzzer). `mp` overrides the
-    unit's MPs (None: its real MPs)."""
-    if unit.hex is None:
+    unit's MPs (None: its real MPs); `begun` as for `check_path` (its start not listed)."""
+    if unit.hex is None and begun is None:
         return {}
     spec = state.setup.units[unit.id]
     board = _board(state, unit)
-    limit = available_mp(state, unit) if mp is None else mp
-    start = unit.hex
+    b = _begun(state, unit, begun)
+    limit = b.mp if mp is None else mp
+    start = b.hex
     counter = itertools.count()
     # search state: (hex, every step so far on a bonus road, bonus used)
-    best: dict[tuple[HexId, bool, bool], Fraction] = {(start, True, False): Fraction(0)}
+    best: dict[tuple[HexId, bool, bool], Fraction] = {(start, b.bonus_road, False): b.spent}
     heap: list[tuple[Fraction, int, HexId, bool, bool, tuple[HexId, ...]]] = [
-        (Fraction(0), next(counter), start, True, False, ())
+        (b.spent, next(counter), start, b.bonus_road, False, ())
     ]
     out: dict[HexId, Reach] = {}
     while heap:
@@ -245,6 +277,8 @@ def fmt_mp(x: Fraction) -> str:
 
 def can_move(state: GameState, u: UnitState) -> Why | None:
     spec = state.setup.units[u.id]
+    if any(w["hq"] == u.id for w in state.bridge_works):
+        return ("it is building a bridge", "14.3.4")
     if u.moved:
         return ("it has already moved this phase", "3.1.6")
     if spec.move == "none" or spec.mp <= 0:
@@ -275,6 +309,12 @@ def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
             f"units move in the Movement Phase; it is {flow.phase_title(state)}", "2.1.2"
         )
     units = own_units(state, side, order.units, lambda u: can_move(state, u), "move")
+    if order.full and not any(u.oos >= 1 for u in units):
+        raise Rejected(
+            "none of these units is out of supply: 'full' pays an OoS level for full MPs, "
+            "which supplied units have anyway",
+            "10.2.3",
+        )
     try:
         path = [normalize(h) for h in order.path]
     except HexIdError as e:
@@ -287,10 +327,12 @@ def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
         steps = path[1:] if explicit and path[0] == start else list(path)
         if not steps or steps == [start]:
             raise Rejected(f"{u.id} is already at {start}")
+        full = order.full and u.oos >= 1  # 10.2.3: full MPs for an OoS level
+        begun = Begun(start, Fraction(0), available_mp(ctx.state, u, full=True), True)
         if explicit:
-            reach = check_path(ctx.state, u, steps)
+            reach = check_path(ctx.state, u, steps, begun if full else None)
         else:
-            reach = _cheapest(ctx.state, u, steps[0])
+            reach = _cheapest(ctx.state, u, steps[0], begun if full else None)
         ctx.emit(
             "moved",
             unit=u.id,
@@ -299,10 +341,12 @@ def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
             to=reach.hex,
             path=[start, *reach.path],
             cost=str(reach.cost),
-            mp=str(available_mp(ctx.state, u)),
+            mp=str(available_mp(ctx.state, u, full=full)),
             bonus=reach.bonus,
         )
         after_move(ctx, u.id, [start, *reach.path])
+        if full:
+            supply.pay_level(ctx, u.id, "move")  # 10.2.5: just after the move
 
 
 def after_move(ctx: Ctx, unit_id: str, path: list[HexId]) -> None:
@@ -316,25 +360,26 @@ def after_move(ctx: Ctx, unit_id: str, path: list[HexId]) -> None:
     markers.after_move(ctx, unit_id, path)
 
 
-def _cheapest(state: GameState, u: UnitState, dest: str) -> Reach:
+def _cheapest(state: GameState, u: UnitState, dest: str, begun: Begun | None = None) -> Reach:
     m = state.setup.map
     if not m.grid.contains(dest):
         raise Rejected(f"{dest} is not on the map", "1.1")
-    options = reachable(state, u)
+    options = reachable(state, u, begun=begun)
     if dest in options:
         return options[dest]
     assert u.hex is not None
     if m.grid.adjacent(u.hex, dest):
-        return check_path(state, u, [dest])  # raises with the precise reason
+        return check_path(state, u, [dest], begun)  # raises with the precise reason
     board = _board(state, u)
     if dest in board.enemy_hexes and not (board.may_overrun and dest in board.lone_hqs):
         raise Rejected(f"cannot enter {m.label(dest)}: it holds enemy units", "3.1.8")
-    unlimited = reachable(state, u, mp=available_mp(state, u) + 10_000)
+    mp = _begun(state, u, begun).mp
+    unlimited = reachable(state, u, mp=mp + 10_000, begun=begun)
     if dest in unlimited:
         r = unlimited[dest]
         raise Rejected(
             f"{u.id} cannot reach {m.label(dest)} this phase: the cheapest legal path costs "
-            f"{fmt_mp(r.cost)} MP and it has {fmt_mp(available_mp(state, u))}",
+            f"{fmt_mp(r.cost)} MP and it has {fmt_mp(mp)}",
             "3.1.5",
         )
     raise Rejected(

@@ -19,6 +19,7 @@ def _phase_started(s: GameState, e: Event) -> None:
     for u in s.units.values():
         u.moved = False
         u.fought = False
+        u.full_attack = False  # 10.2.3: paid for one attack only
         u.mp_spent = Fraction(0)
 
 
@@ -37,7 +38,7 @@ def _moved(s: GameState, e: Event) -> None:
         u.entered_seq = e.seq
     u.hex = e.data["to"]
     u.moved = True
-    u.active_since_disorg = True
+    u.mark_active(s.turn, s.phase)
     u.mp_spent = Fraction(e.data["cost"])
 
 

@@ -23,7 +23,7 @@ from engine.wb95.movement import after_move
 from engine.wb95.reducer import on
 from engine.wb95.stacking import STACK_LIMIT, stack_cels
 from engine.wb95.strength import is_towed
-from engine.wb95.terrain import step_cost
+from engine.wb95.terrain import intact_bridges, step_cost
 from engine.wb95.units import find_unit
 from engine.wb95.zoc import zoc_map
 
@@ -241,6 +241,8 @@ def retreat_paths(state: GameState, u: UnitState, hexes: int) -> list[tuple[HexI
         return []  # 6.2.4: towed artillery in combat setup cannot retreat
     if spec.type == "rg" or spec.move == "none":
         return []  # 15.2.1: resilience groups cannot move or retreat
+    if any(w["hq"] == u.id for w in state.bridge_works):
+        return []  # 14.3.4: an HQ building a bridge must stay on its hex (K31)
     assert u.hex is not None
     grid = state.setup.map.grid
     enemy = state.setup.enemy_of(u.side)
@@ -253,6 +255,8 @@ def retreat_paths(state: GameState, u: UnitState, hexes: int) -> list[tuple[HexI
     weight = 1 if spec.is_hq else u.cel
     start = u.hex
     out: list[tuple[HexId, ...]] = []
+    m = state.setup.map
+    bridges = intact_bridges(state)  # 5.3.5: the bridges standing now (14.0)
 
     def walk(path: tuple[HexId, ...]) -> None:
         here = path[-1] if path else start
@@ -263,7 +267,7 @@ def retreat_paths(state: GameState, u: UnitState, hexes: int) -> list[tuple[HexI
                 continue
             if ezoc.get(n) and occupied.get(n) != u.side:
                 continue
-            if step_cost(state.setup.map, state.setup.table, spec, here, n).cost is None:
+            if step_cost(m, state.setup.table, spec, here, n, bridges=bridges).cost is None:
                 continue
             p = (*path, n)
             if cels.get(n, 0) + weight <= STACK_LIMIT:
@@ -293,6 +297,8 @@ def _retreat_step(ctx: Ctx, who: str) -> None:
         if not options[u.id]:
             spec = ctx.state.setup.units[u.id]
             rule = "5.1.9" if spec.is_hq else "6.2.4" if spec.type == "art" else "5.3.3"
+            if any(w["hq"] == u.id for w in ctx.state.bridge_works):
+                rule = "14.3.4"
             ctx.emit("retreat_held", unit=u.id, hexes=hexes, reason="no legal retreat", rule=rule)
     left = [u for u in options if options[u]]
     if left:
@@ -350,7 +356,7 @@ def do_retreat(ctx: Ctx, side: str, order: o.Retreat) -> None:
     if len(path) > hexes:
         raise Rejected(f"{u.id} retreats {hexes} hex(es), not {len(path)}", "5.3.2")
     if path and path not in retreat_paths(ctx.state, u, hexes):
-        raise Rejected(_why_not_retreat(ctx.state, u, path), "5.3.3")
+        raise Rejected(*_why_not_retreat(ctx.state, u, path))
     zoc_hexes = []
     if path:
         ezoc = zoc_map(ctx.state, ctx.state.setup.enemy_of(side))
@@ -380,21 +386,41 @@ def _record_retreat(ctx: Ctx, unit: str, path: list[HexId]) -> None:
     _update(ctx, retreats={**c["retreats"], unit: path})
 
 
-def _why_not_retreat(state: GameState, u: UnitState, path: tuple[HexId, ...]) -> str:
-    grid = state.setup.map.grid
+def _why_not_retreat(
+    state: GameState, u: UnitState, path: tuple[HexId, ...]
+) -> tuple[str, str, str]:
+    """The message, rule case and ruling of the first thing wrong with a retreat path."""
+    m, table = state.setup.map, state.setup.table
+    grid = m.grid
+    spec = state.setup.units[u.id]
+    enemy = state.setup.enemy_of(u.side)
+    ezoc = zoc_map(state, enemy)
     assert u.hex is not None
     prev = u.hex
     for i, h in enumerate(path):
         if not grid.contains(h):
-            return f"{h} is not on the map: a retreat cannot leave the map"
+            return (f"{h} is not on the map: a retreat cannot leave the map", "5.3.3", "")
         if not grid.adjacent(prev, h):
-            return f"{prev} and {h} are not adjacent"
+            return (f"{prev} and {h} are not adjacent", "5.3.2", "")
         if grid.distance(u.hex, h) != i + 1:
-            return f"{h} is not farther from {u.hex}: a retreat goes away from the combat (K18)"
+            why = f"{h} is not farther from {u.hex}: a retreat goes away from the combat"
+            return (why, "5.3.2", "K18")
+        if state.occupant_side(h) == enemy:
+            return (f"{h} holds enemy units", "5.3.3", "")
+        if ezoc.get(h) and state.occupant_side(h) != u.side:
+            return (f"{h} is in enemy ZoC and no friendly unit holds it (5.3.4)", "5.3.3", "")
+        sc = step_cost(m, table, spec, prev, h, bridges=intact_bridges(state))
+        if sc.cost is None:
+            big = any(
+                table.hexsides[f].bridge_only for f in m.features(prev, h) if f in table.hexsides
+            )
+            return (f"cannot retreat into {h}: {sc.why}", "5.3.5" if big else "5.3.3", sc.ruling)
         prev = h
-    return (
-        f"{' '.join(path)} enters enemy units, enemy ZoC, impassable terrain or an over-stacked hex"
-    )
+    cels = stack_cels(state, u.side).get(path[-1], 0) + (1 if spec.is_hq else u.cel)
+    if cels > STACK_LIMIT:
+        why = f"a retreat cannot end in {path[-1]}: it would hold {cels} CELs, over {STACK_LIMIT}"
+        return (why, "5.3.6", "")
+    return (f"{' '.join(path)} is not a legal retreat", "5.3.3", "")
 
 
 # --- pursuit and advance (5.4) -------------------------------------------------------------
@@ -413,13 +439,19 @@ def _pursuit_step(ctx: Ctx) -> None:
         eliminated = any(state.units[u].eliminated for u in c["units"][loser])
         if not retreated and not eliminated:
             continue
-        grid = state.setup.map.grid
+        m, table = state.setup.map, state.setup.table
+        bridges = intact_bridges(state)
         pursuers = [
             u.id
             for u in _alive(state, winner)
             if not is_towed(state, u)  # 5.4.9
             and u.hex
-            and any(grid.adjacent(u.hex, h) for h in vacated)  # 5.4.4: it enters that hex
+            and any(  # 5.4.4: it enters that hex, if it can (5.4.7)
+                m.grid.adjacent(u.hex, h)
+                and step_cost(m, table, state.setup.units[u.id], u.hex, h, bridges=bridges).cost
+                is not None
+                for h in vacated
+            )
         ]
         if not pursuers:
             continue
@@ -490,7 +522,7 @@ def _check_pursuit(state: GameState, u: UnitState, path: list[HexId], opts: dict
             raise Rejected(f"{prev} and {h} are not adjacent", "3.1.4")
         if state.occupant_side(h) == enemy:
             raise Rejected(f"cannot enter {h}: it holds enemy units", "3.1.8")
-        sc = step_cost(m, state.setup.table, spec, prev, h)
+        sc = step_cost(m, state.setup.table, spec, prev, h, bridges=intact_bridges(state))
         if sc.cost is None:
             raise Rejected(f"cannot enter {h}: {sc.why}", "5.4.7", sc.ruling)
         crossed_big = any(
@@ -631,7 +663,7 @@ def _retreated(state: GameState, e: Event) -> None:
     u.entered_seq = e.seq
     u.retreated_turn = state.turn
     u.retreated_phase = state.phase
-    u.active_since_disorg = True
+    u.mark_active(state.turn, state.phase)
 
 
 @on("retreat_held")
@@ -644,7 +676,7 @@ def _pursued(state: GameState, e: Event) -> None:
     u = state.units[e.data["unit"]]
     u.hex = e.data["to"]
     u.entered_seq = e.seq
-    u.active_since_disorg = True
+    u.mark_active(state.turn, state.phase)
 
 
 @on("disorganized")

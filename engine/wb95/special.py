@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.state import GameState, UnitState
+from engine.wb95.regular import is_regular
 from engine.wb95.strength import is_towed
 
 STARS = ("black", "white", "yellow", "blue")
@@ -148,10 +149,6 @@ def _vs_bonus(state: GameState, units: Sequence[UnitState]) -> int:
     for h in {u.hex for u in units if state.setup.units[u.id].type == "vs"}:
         if h is None:
             continue
-        regulars = [
-            x
-            for x in state.units_at(h)
-            if state.setup.units[x.id].type != "vs" and state.setup.units[x.id].has_zoc
-        ]
+        regulars = [x for x in state.units_at(h) if is_regular(state.setup.units[x.id])]
         best = max(best, VS_CMS - len(regulars))
     return max(0, best)

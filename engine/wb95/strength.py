@@ -3,7 +3,8 @@
 A unit's SPs are its printed value; a unit that has lost CELs fights with its reduced
 (reverse) value, which a countersheet without reverse values gives as the printed SPs in
 proportion to the CELs left, rounded up (docs/rulings.md K15). Each halving cause is then
-applied in turn, rounding up (R5): disorganized (5.6.4), out of supply (10.2.2).
+applied in turn, rounding up (R5): disorganized (5.6.4), out of supply (10.2.2: attack
+only, and not when the unit paid a level for full strength, 10.2.3).
 """
 
 from __future__ import annotations
@@ -50,9 +51,12 @@ def strength(state: GameState, u: UnitState, attacking: bool) -> Strength:
     if u.disorganized:
         sp = halve(sp)
         parts.append(f"disorganized {sp} (5.6.4)")
-    if u.oos >= 1:
-        sp = halve(sp)
-        parts.append(f"out of supply {sp} (10.2.2)")
+    if u.oos >= 1 and attacking:  # 10.2.2: full strength in defence
+        if u.full_attack:
+            parts.append("out of supply, full strength for an OoS level (10.2.3)")
+        else:
+            sp = halve(sp)
+            parts.append(f"out of supply {sp} (10.2.2)")
     return Strength(sp, ", ".join(parts))
 
 

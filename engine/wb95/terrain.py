@@ -5,12 +5,13 @@ The table is game data (`scenarios/tables/*.yaml`); these functions only look va
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.hexgrid import HexId
+from engine.hexgrid import HexId, Hexside, hexside
 from engine.model import Cost, MapData, TerrainTable, UnitSpec
+from engine.state import GameState
 
 
 def class_cost(costs: Mapping[str, Cost], spec: UnitSpec) -> Cost:
@@ -46,15 +47,40 @@ class StepCost:
     ruling: str = ""
 
 
-def step_cost(m: MapData, table: TerrainTable, spec: UnitSpec, a: HexId, b: HexId) -> StepCost:
+def intact_bridges(state: GameState) -> Set[Hexside]:
+    """The bridges standing now (14.0): the printed ones not destroyed and the ones built
+    (`GameState.bridges`, `engine.wb95.bridges`). Movement, retreat, pursuit and supply
+    pass this to `step_cost`."""
+    if not state.bridges:
+        return state.setup.map.bridges
+    out = set(state.setup.map.bridges)
+    for key, change in state.bridges.items():
+        a, b = key.split("/")
+        if change == "destroyed":
+            out.discard(hexside(a, b))
+        else:
+            out.add(hexside(a, b))
+    return out
+
+
+def step_cost(
+    m: MapData,
+    table: TerrainTable,
+    spec: UnitSpec,
+    a: HexId,
+    b: HexId,
+    *,
+    bridges: Set[Hexside] | None = None,
+) -> StepCost:
     """Cost of moving from `a` into adjacent `b`, without ZoC effects.
 
     Along a road connection the road's cost replaces the terrain of the hex entered; a
     river or stream crossed without a bridge adds its cost on top (3.1.12); an intact
     bridge carries the crossing at no extra cost (docs/rulings.md K2). A big river can be
-    crossed only by a bridge (R24)."""
+    crossed only by a bridge (R24). `bridges` are the bridges standing now
+    (`intact_bridges(state)`); None means the printed ones."""
     features = m.features(a, b)
-    bridged = m.bridged(a, b)
+    bridged = m.bridged(a, b) if bridges is None else hexside(a, b) in bridges
     add = Fraction(0)
     for f in sorted(features):
         row = table.hexsides.get(f)
