@@ -232,6 +232,8 @@ class Setup:
     control: Mapping[HexId, str] | None = None  # explicit initial control (4.3.1)
     victory: tuple[VictoryHex, ...] = ()
     barrage: bool = False  # 6.5: only where the scenario allows it
+    barrage_turns: tuple[int, ...] = ()  # 6.5.1: the turns it is allowed in; () = every turn
+    ammo: Mapping[str, int] | None = None  # 6.5.7: Ammo Units per side; None = no limit
     air: Mapping[str, Any] = field(default_factory=dict)
     special: Mapping[str, Any] = field(default_factory=dict)
     results: Any = None  # the system's result tables (engine.wb95.crt.ResultTables)

@@ -78,9 +78,9 @@ USAGE: dict[str, str] = {
         "attack UNIT [UNIT...] -> HEX [HEX...] [support UNIT...] [air COUNTER...] "
         "[stars UNIT...] [cms N] [full [UNIT...]]"
     ),
-    "defend": "defend [stars UNIT...] [cms N]",
+    "defend": "defend [stars UNIT...] [cms N] [support UNIT...]",
     "reinforce": "reinforce UNIT from VS-UNIT",
-    "fire": "fire UNIT [UNIT...] -> HEX",
+    "fire": "fire UNIT [UNIT...] -> HEX  or  fire UNIT [UNIT...] -> HEX/HEX (a bridge)",
     "barrage": "barrage UNIT [UNIT...] -> HEX",
     "fortify": "fortify UNIT [UNIT...]",
     "setup": "setup UNIT [UNIT...] combat|transport",
@@ -328,15 +328,24 @@ def _parse_defend(args: list[str]) -> Order:
     current: list[str] | None = None
     for tok in args:
         key = tok.lower()
-        if key in ("stars", "cms"):
+        if key in ("stars", "cms", "support"):
             if key in groups:
                 raise _Problem(f"defend lists '{key}' twice: {USAGE['defend']}")
             current = groups[key] = []
         elif current is None:
-            raise _Problem(f"defend takes 'stars UNIT...' and/or 'cms N': {USAGE['defend']}")
+            raise _Problem(
+                f"defend takes 'stars UNIT...', 'cms N' and/or 'support UNIT...': {USAGE['defend']}"
+            )
         else:
             current.append(tok)
-    return Defend(stars=_stars_group("defend", groups), cms=_cms_group("defend", groups))
+    support: tuple[str, ...] = ()
+    if "support" in groups:
+        if not groups["support"]:
+            raise _Problem(f"'support' is not followed by any unit: {USAGE['defend']}")
+        support = tuple(_unit(t) for t in groups["support"])
+    return Defend(
+        stars=_stars_group("defend", groups), cms=_cms_group("defend", groups), support=support
+    )
 
 
 def _units_to_hex(verb: str, args: list[str]) -> tuple[tuple[str, ...], str]:
@@ -349,6 +358,12 @@ def _units_to_hex(verb: str, args: list[str]) -> tuple[tuple[str, ...], str]:
 
 
 def _parse_fire(args: list[str]) -> Order:
+    before, after = _split_arrow("fire", args)
+    if "/" in after[0]:  # 6.4.7: a bridge, named by its hexside
+        units = _units("fire", before)
+        if len(after) > 1:
+            raise _extra("fire", after[1:], f"the hexside {after[0]}")
+        return Fire(units=units, target="/".join(_hexside(after[0])))
     units, target = _units_to_hex("fire", args)
     return Fire(units=units, target=target)
 
@@ -623,6 +638,8 @@ def format_order(order: Order) -> str:
             words += ["stars", *order.stars]
         if order.cms:
             words += ["cms", str(order.cms)]
+        if order.support:
+            words += ["support", *order.support]
     elif isinstance(order, Fire | Barrage):
         words += [*order.units, "->", order.target]
     elif isinstance(order, Reinforce):

@@ -56,7 +56,8 @@ class Attack(Order):
 
 @dataclass(frozen=True)
 class Fire(Order):
-    """`fire UNITS -> HEX`: artillery ranged attack (6.4)."""
+    """`fire UNITS -> HEX`: artillery ranged attack (6.4); `fire UNITS -> HEX/HEX` fires at
+    the bridge on that hexside (6.4.7), `target` then being "AAAA/BBBB"."""
 
     units: tuple[str, ...]
     target: str
@@ -184,12 +185,14 @@ class Pursue(Order):
 
 @dataclass(frozen=True)
 class Defend(Order):
-    """`defend [stars UNITS] [cms N]`: the defender's answer before the combat roll -- which
-    units use their special abilities (stars 15.1, fortification units 15.4) and how many
-    HQ-loss CMs it spends (9.1.6, R17). `pass` uses none."""
+    """`defend [stars UNITS] [cms N] [support UNITS]`: the defender's answer before the
+    combat roll -- which units use their special abilities (stars 15.1, fortification units
+    15.4), how many HQ-loss CMs it spends (9.1.6, R17) and which artillery supports the
+    defence (6.3.3, 6.6.1). `pass` uses none."""
 
     stars: tuple[str, ...] = ()
     cms: int = 0
+    support: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

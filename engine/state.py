@@ -46,6 +46,12 @@ class UnitState:
     # "stack"}, the stack being the n-th to enter through that hex in that phase. Replaced
     # whole by the reducer, never changed in place (clone() shares it).
     entry: dict[str, Any] | None = None
+    # Artillery (6.0, engine.wb95.artillery), each the (turn, phase index) it last happened:
+    # it fired -- support, ranged fire, fire at an object or barrage -- (6.1.4); it fired a
+    # barrage (6.5.5, 6.5.6); it was the target of a ranged attack (6.4.5).
+    fired_at: tuple[int, int] | None = None
+    barrage_at: tuple[int, int] | None = None
+    shelled_at: tuple[int, int] | None = None
 
     def mark_active(self, turn: int, phase: int) -> None:
         """It moved, fought, fired or supported: a disorganized unit's full turn of rest
@@ -123,6 +129,8 @@ class GameState:
     bridges: dict[str, str] = field(default_factory=dict)
     bridge_control: dict[str, str | None] = field(default_factory=dict)
     bridge_works: list[dict[str, Any]] = field(default_factory=list)
+    # Ammo Units spent on barrages by each side (6.5.7, engine.wb95.artillery).
+    ammo_used: dict[str, int] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """A copy that shares the static setup and copies everything mutable."""
@@ -149,6 +157,7 @@ class GameState:
             bridges=dict(self.bridges),
             bridge_control=dict(self.bridge_control),
             bridge_works=[dict(x) for x in self.bridge_works],
+            ammo_used=dict(self.ammo_used),
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -178,6 +187,7 @@ class GameState:
             "bridges": dict(sorted(self.bridges.items())),
             "bridge_control": dict(sorted(self.bridge_control.items())),
             "bridge_works": [dict(x) for x in self.bridge_works],
+            "ammo_used": dict(sorted(self.ammo_used.items())),
         }
 
     # --- queries used everywhere --------------------------------------------------------

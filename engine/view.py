@@ -226,4 +226,22 @@ def visible_events(events: Iterable[Event], viewer: str) -> list[Event]:
     side's sealed submissions show only who made them ("soviet submitted a sealed input")
     until they are revealed (DESIGN §2, K27). The moderator reads the full log, from which
     a replay rebuilds the state."""
-    return sealed.redact(events, viewer)
+    out = sealed.redact(events, viewer)
+    if viewer == MODERATOR:
+        return out
+    return [_private(e, viewer) for e in out]
+
+
+# Reports that name every unit of one side, hidden ones included: the other side (and a
+# spectator) learns only that they happened and how many units they concern.
+PRIVATE_REPORTS: dict[str, tuple[str, ...]] = {
+    "supply_traced": ("supplied", "out_of_supply", "fixed_position"),
+}
+
+
+def _private(e: Event, viewer: str) -> Event:
+    keys = PRIVATE_REPORTS.get(e.kind)
+    if keys is None or e.data.get("side") == viewer:
+        return e
+    data = {k: (len(v) if k in keys and isinstance(v, list) else v) for k, v in e.data.items()}
+    return Event(e.seq, e.kind, data | {"private": True})

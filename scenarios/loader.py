@@ -269,10 +269,31 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
         calendar_start=calendar_start,
         control=_control(sc.control, ctx, grid, side_names),
         victory=tuple(victory),
-        barrage=sc.barrage,
+        **_barrage(sc, ctx, sides),
         air=dict(sc.air),
         special=dict(sc.special),
     )
+
+
+def _barrage(sc: ScenarioIn, ctx: _Ctx, sides: Mapping[str, SideSpec]) -> dict[str, Any]:
+    """6.5.1, 6.5.7: `barrage: true` allows it in every turn without an AU limit; the
+    mapping form names the turns and each side's Ammo Units."""
+    b = sc.barrage
+    if isinstance(b, bool):
+        return {"barrage": b}
+    for t in b.turns:
+        if t > sc.turns:
+            raise ctx.err("barrage.turns", f"turn {t} is after the last turn {sc.turns}")
+    if b.ammo is not None:
+        for side in b.ammo:
+            if side not in sides:
+                known = ", ".join(sides)
+                raise ctx.err("barrage.ammo", f"unknown side {side!r} (sides: {known})")
+    return {
+        "barrage": True,
+        "barrage_turns": tuple(sorted(set(b.turns))),
+        "ammo": None if b.ammo is None else dict(b.ammo),
+    }
 
 
 # --- maps (DESIGN §3) ----------------------------------------------------------------------

@@ -270,6 +270,15 @@ class VictoryIn(Open):
     hexes: Annotated[list[VictoryHexIn], BeforeValidator(_none_to_empty_list)] = []
 
 
+class BarrageIn(Strict):
+    """`barrage:` as a mapping (6.5.1, 6.5.7, E22): the turns barrage is allowed in (none
+    given: every turn) and the Ammo Units of each side (none given: no limit; a side not
+    listed has none)."""
+
+    turns: Annotated[list[Annotated[int, Field(ge=1)]], BeforeValidator(_none_to_empty_list)] = []
+    ammo: dict[Text, Annotated[int, Field(ge=0)]] | None = None
+
+
 class ScenarioIn(Open):
     """The top level of a scenario file. `map`, `units` and `control` are checked by the
     loader, since their form depends on other keys."""
@@ -289,7 +298,7 @@ class ScenarioIn(Open):
     units: Annotated[list[Any], BeforeValidator(_none_to_empty_list)] = []
     air: FreeMap = {}
     special: FreeMap = {}
-    barrage: bool = False
+    barrage: bool | BarrageIn = False  # 6.5: true, or {turns: [1, 2], ammo: {german: 8}}
     victory: VictoryIn | None = None
     control: Any = None
 

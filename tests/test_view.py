@@ -46,3 +46,25 @@ def test_moderator_sees_all_and_spectator_sees_what_both_share() -> None:
     assert [u.id for u in spec.units if u.side == "soviet"] == [
         "s-inf"
     ]  # a lone unit is its own top
+
+
+def test_private_reports_are_counted_not_listed_for_the_other_side() -> None:
+    from engine.core import Event
+    from engine.view import visible_events
+
+    e = Event(
+        5,
+        "supply_traced",
+        {
+            "side": "soviet",
+            "supplied": ["s-a", "s-b"],
+            "out_of_supply": ["s-c"],
+            "fixed_position": [],
+        },
+    )
+    (theirs,) = visible_events([e], "german")
+    assert theirs.data["supplied"] == 2 and theirs.data["out_of_supply"] == 1
+    assert "s-a" not in repr(theirs.data)
+    (mine,) = visible_events([e], "soviet")
+    assert mine.data["supplied"] == ["s-a", "s-b"]
+    assert visible_events([e], "moderator")[0] is e

@@ -159,7 +159,7 @@ def test_5_1_declaration_errors() -> None:
     assert reject(rec, "attack g-at -> 0505").rule == "5.1.10"
     assert reject(rec, "attack g-a -> 0606").rule == "5.1.2"  # no enemy there
     assert reject(rec, "attack g-a g-at -> 0505 0503").rule in ("5.1.5", "5.1.10")
-    assert reject(rec, "attack g-a -> 0505 support g-art").rule == "6.3"
+    assert reject(rec, "attack g-a -> 0505 support g-far").rule == "6.1.1"  # not artillery
     assert reject(rec, "soviet: attack s-a -> 0604").rule == "2.1.2"
 
 

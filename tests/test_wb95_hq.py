@@ -74,7 +74,8 @@ def test_9_1_5_k23_an_hq_with_other_units_cannot_be_entered() -> None:
         [
             {"id": "s-a", "hex": "0203"},
             {"id": "g-hq", "hex": "0303", **HQ},
-            {"id": "g-art", "hex": "0303", "type": "art", "sp": [6, 2]},
+            # a towed AT gun is a regular unit (K20); towed artillery would fall (6.1.7)
+            {"id": "g-at", "hex": "0303", "type": "at", "sp": 2},
         ]
     )
     rec = play(setup)

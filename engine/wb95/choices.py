@@ -7,10 +7,18 @@ options -- so almost all are accepted; the engine still judges each one.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from engine import orders as o
 from engine.state import GameState
 from engine.wb95 import flow
-from engine.wb95.combat import attack_options
+from engine.wb95.artillery import (
+    barrage_targets,
+    fire_targets,
+    support_candidates,
+    why_no_setup,
+)
+from engine.wb95.combat import attack_options, engagement
 from engine.wb95.game import legal_moves
 from engine.wb95.reinforcements import legal_delays, legal_entries
 
@@ -30,8 +38,15 @@ def candidate_orders(state: GameState, side: str, limit: int = 12) -> list[o.Ord
             reach = legal_moves(state, u.id)
             for h in sorted(reach)[:: max(1, len(reach) // 3)][:3]:
                 out.append(o.Move(units=(u.id,), path=(h,)))
+        out.extend(_setups(state, side))
     elif kind == "combat":
         out.extend(_attacks(state, side))
+        out.extend(_fires(state, side))
+    elif kind == "barrage":
+        out.extend(
+            o.Barrage(units=tuple(units), target=h)
+            for h, units in list(barrage_targets(state, side).items())[:2]
+        )
     if kind in ("movement", "strategic"):
         out.extend(_entries(state, side))
     out.append(o.Done())
@@ -52,10 +67,43 @@ def _entries(state: GameState, side: str) -> list[o.Order]:
 
 
 def _attacks(state: GameState, side: str) -> list[o.Order]:
-    return [
-        o.Attack(units=tuple(units), target=hexes[0], also=tuple(hexes[1:]))
-        for units, hexes in attack_options(state, side)
-    ]
+    out: list[o.Order] = []
+    for units, hexes in attack_options(state, side):
+        out.append(o.Attack(units=tuple(units), target=hexes[0], also=tuple(hexes[1:])))
+        if len(out) > 2:
+            continue
+        decl = {"side": side, "attackers": units, "defenders": [], "targets": hexes}
+        backing = support_candidates(state, engagement(state, decl), "attacker")
+        if backing:  # 6.3: the same attack with the artillery in range
+            out.append(
+                o.Attack(
+                    units=tuple(units),
+                    target=hexes[0],
+                    also=tuple(hexes[1:]),
+                    support=tuple(backing),
+                )
+            )
+    return out
+
+
+def _fires(state: GameState, side: str) -> list[o.Order]:
+    """Ranged attacks (6.4): all artillery in range of an enemy hex, or one unit."""
+    out: list[o.Order] = []
+    for h, units in list(fire_targets(state, side).items())[:2]:
+        out.append(o.Fire(units=tuple(units), target=h))
+        if len(units) > 1:
+            out.append(o.Fire(units=(units[0],), target=h))
+    return out
+
+
+def _setups(state: GameState, side: str) -> list[o.Order]:
+    """Towed artillery changing setup (6.2.4)."""
+    out: list[o.Order] = []
+    for u in sorted(state.on_map(side), key=lambda x: x.id):
+        mode: Literal["combat", "transport"] = "transport" if u.setup == "combat" else "combat"
+        if state.setup.units[u.id].type == "art" and why_no_setup(state, u, mode) is None:
+            out.append(o.SetupChange(units=(u.id,), mode=mode))
+    return out[:3]
 
 
 def _answers(state: GameState, kind: str, options: dict, info: dict) -> list[o.Order]:  # type: ignore[type-arg]
@@ -90,5 +138,9 @@ def _answers(state: GameState, kind: str, options: dict, info: dict) -> list[o.O
             out.append(o.Pursue(unit=unit, path=(first,)))
         return out
     if kind == "defence":
-        return [o.Pass(), o.Defend(stars=tuple(sorted(options["abilities"])))]
+        answers: list[o.Order] = [o.Pass(), o.Defend(stars=tuple(sorted(options["abilities"])))]
+        backing = options.get("support", {}).get("artillery", [])
+        if backing:  # 6.3.3: the artillery in range supports the defence
+            answers.append(o.Defend(support=tuple(backing)))
+        return answers
     return []

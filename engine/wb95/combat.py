@@ -5,10 +5,22 @@ The procedure of 5.2.1: (a) the attacker names attacking units and defending hex
 it (1.6, R3); (e) 2K6 with the HQ modifier (9.2, R6); (f) the result is applied --
 losses, then retreats and pursuits -- and (g) disorganization tests (`results.py`).
 Every combat is explained in one `combat_resolved` event a player can read.
+
+Support from outside the fighting units -- artillery (6.3, `engine.wb95.artillery`) and
+later air (8.2) -- plugs in as a `SupportKind` (`register_support`): the attacker names its
+support in the attack (`support UNITS`, `air REFS`), the defender in its answer before the
+roll (`defend support UNITS`); each kind checks what is named and, when the combat is
+rolled, says what SPs it adds, why, and whether a unit of it shares the combat's results
+(6.3.5). Towed artillery in a defending hex fights only by supporting (6.6.1), alone it
+defends with 1 SP per hex (6.6.3), or like a lone HQ in transport setup (6.6.4, 5.1.9).
+A hex that was the target of a ranged attack cannot be attacked in the same Combat Phase
+(6.4.5).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine import orders as o
@@ -27,7 +39,8 @@ from engine.wb95.crt import (
 )
 from engine.wb95.dispatch import handles
 from engine.wb95.reducer import on
-from engine.wb95.strength import is_towed, strength, within_hq_range
+from engine.wb95.results import lone_unit, start_results
+from engine.wb95.strength import Strength, is_towed, strength, within_hq_range
 from engine.wb95.units import Why, find_unit, own_units
 from engine.wb95.zoc import zoc_map
 
@@ -74,6 +87,13 @@ def in_fixed_position(state: GameState, h: HexId | None) -> bool:
     return any(FP in m.features(h, n) for n in m.grid.neighbours(h))
 
 
+def out_of_reach(state: GameState) -> set[str]:
+    """Units that cannot be attacked (again) in this Combat Phase: they have fought (5.1.1)
+    or were the target of a ranged attack (6.4.5)."""
+    now = (state.turn, state.phase)
+    return {u.id for u in state.units.values() if u.fought or u.shelled_at == now}
+
+
 # --- 5.1.3 / 5.1.4 mandatory combat --------------------------------------------------------
 
 
@@ -83,9 +103,10 @@ def mandatory_outstanding(
     """Units of `side` that still must attack (5.1.3: in enemy ZoC, not fortified -- 7.1.11)
     and enemy units that still must be attacked (5.1.4: they have such a unit in their ZoC,
     docs/rulings.md K17). `fought` overrides who has fought (to test an attack before it is
-    made). Only duties that can still be met are listed (K26)."""
+    made). Only duties that can still be met are listed (K26); a unit fired at by
+    artillery this phase cannot be attacked (6.4.5), so it is counted as having fought."""
     if fought is None:
-        fought = {u.id for u in state.units.values() if u.fought}
+        fought = out_of_reach(state)
     enemy = state.setup.enemy_of(side)
     enemy_zoc = zoc_map(state, enemy)
     grid = state.setup.map.grid
@@ -122,7 +143,7 @@ def _duties_broken(
 ) -> str | None:
     """5.1.3-5.1.5: an attack may not make another duty impossible to meet (K26)."""
     before = mandatory_outstanding(state, side)
-    fought = {u.id for u in state.units.values() if u.fought}
+    fought = out_of_reach(state)
     fought |= {u.id for u in (*attackers, *defenders)}
     after = mandatory_outstanding(state, side, fought)
     lost_att = [a for a in before[0] if a not in after[0] and a not in fought]
@@ -146,8 +167,9 @@ def attack_options(state: GameState, side: str) -> list[tuple[list[str], list[He
     grid = state.setup.map.grid
     enemy = state.setup.enemy_of(side)
     able = [u for u in state.on_map(side) if u.hex and can_attack(state, u) is None]
-    targets = sorted({e.hex for e in state.on_map(enemy) if e.hex and not e.fought})
-    blocked = {e.hex for e in state.on_map(enemy) if e.hex and e.fought}
+    gone = out_of_reach(state)
+    targets = sorted({e.hex for e in state.on_map(enemy) if e.hex and e.id not in gone})
+    blocked = {e.hex for e in state.on_map(enemy) if e.hex and e.id in gone}
     targets = [h for h in targets if h not in blocked]
     tries: list[tuple[list[UnitState], list[HexId]]] = []
     for h in targets:
@@ -183,22 +205,196 @@ def mandatory_message(state: GameState, side: str) -> str | None:
     return "the Combat Phase cannot end: " + "; ".join(parts)
 
 
+# --- support: artillery (6.3) and air (8.2) join combats the same way ----------------------
+
+Who = Literal["attacker", "defender"]
+WHO: tuple[Who, Who] = ("attacker", "defender")
+NOT_YET = {"support": ("artillery", "6.3"), "air": ("air", "8.2")}
+
+
+@dataclass(frozen=True)
+class Engagement:
+    """A declared combat as support sees it: the attacking side, the units fighting in it,
+    the defending hexes and the hexes attacked from."""
+
+    side: str
+    enemy: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    targets: tuple[HexId, ...]
+    attack_hexes: tuple[HexId, ...]
+
+    def owner(self, who: Who) -> str:
+        return self.side if who == "attacker" else self.enemy
+
+    def hexes(self, who: Who) -> tuple[HexId, ...]:
+        """The hexes `who` fights from: support must reach one of them (6.3.2, 6.3.3)."""
+        return self.attack_hexes if who == "attacker" else self.targets
+
+    def enemy_hexes(self, who: Who) -> tuple[HexId, ...]:
+        """The other side's hexes: support next to one shares the results (6.3.5)."""
+        return self.targets if who == "attacker" else self.attack_hexes
+
+
+def engagement(state: GameState, decl: Mapping[str, Any]) -> Engagement:
+    side: str = decl["side"]
+    hexes = {state.units[u].hex for u in decl["attackers"]}
+    return Engagement(
+        side=side,
+        enemy=state.setup.enemy_of(side),
+        attackers=tuple(decl["attackers"]),
+        defenders=tuple(decl["defenders"]),
+        targets=tuple(decl["targets"]),
+        attack_hexes=tuple(sorted(h for h in hexes if h is not None)),
+    )
+
+
+@dataclass(frozen=True)
+class Support:
+    """SPs a side gets from outside its fighting units: `source` (a unit id, an air
+    counter, an SP amount) gives `sp`, counted as `why` under `rule`. `unit` is the unit on
+    the map that fires, if any: it has fired for this Combat Phase (6.1.4) and counts for
+    its formation's tactical concentration (13.1.5). `takes_effects`: it shares the side's
+    combat results -- losses, retreat, disorganization -- but never pursues (6.3.4, 6.3.5,
+    5.6.3)."""
+
+    source: str
+    kind: str
+    sp: int
+    why: str
+    rule: str
+    unit: str | None = None
+    takes_effects: bool = False
+
+    def line(self, state: GameState) -> dict[str, Any]:
+        hex_ = state.units[self.unit].hex if self.unit else None
+        return {
+            "source": self.source,
+            "kind": self.kind,
+            "unit": self.unit,
+            "hex": hex_,
+            "sp": self.sp,
+            "why": self.why,
+            "rule": self.rule,
+            "takes_effects": self.takes_effects,
+        }
+
+
+Declare = Callable[[GameState, Engagement, Who, tuple[str, ...]], list[str]]
+Offer = Callable[[GameState, Engagement, Who], list[str]]
+Contribute = Callable[[GameState, Engagement, Who, list[str]], list[Support]]
+
+
+@dataclass(frozen=True)
+class SupportKind:
+    """A kind of support (artillery 6.3, air 8.2), registered with `register_support`.
+
+    - `part`: the part of the orders that names it: "support" (in `attack` and `defend`)
+      or "air" (in `attack`).
+    - `declare(state, eng, who, refs)`: check what the attacker (`who` "attacker", at the
+      attack) or the defender ("defender", in its `defence` answer) names, and return it
+      as plain ids to keep in the combat; raise `Rejected` for anything illegal. Called
+      also with no refs, so a kind may attach support by itself (R16).
+    - `offer(state, eng, who)`: what the defender could name; a non-empty offer opens the
+      defender's pre-roll `defence` decision.
+    - `contributions(state, eng, who, ids)`: as the combat is rolled, the SPs each of
+      them adds and why.
+    """
+
+    name: str
+    part: str
+    declare: Declare
+    offer: Offer
+    contributions: Contribute
+
+
+SUPPORT_KINDS: dict[str, SupportKind] = {}
+
+
+def register_support(kind: SupportKind) -> SupportKind:
+    if kind.name in SUPPORT_KINDS:
+        raise RuntimeError(f"two support kinds named '{kind.name}'")
+    SUPPORT_KINDS[kind.name] = kind
+    return kind
+
+
+def declare_support(
+    state: GameState, eng: Engagement, who: Who, parts: Mapping[str, tuple[str, ...]]
+) -> dict[str, list[str]]:
+    """Check the support named in an order's parts ({"support": refs, "air": refs}) and
+    return what each kind keeps: {kind name: ids}."""
+    for part, refs in parts.items():
+        if refs and not any(k.part == part for k in SUPPORT_KINDS.values()):
+            what, rule = NOT_YET.get(part, (part, ""))
+            raise Rejected(f"{what} support is not refereed yet by this version of Kessel", rule)
+    return {
+        k.name: k.declare(state, eng, who, tuple(parts.get(k.part, ())))
+        for k in SUPPORT_KINDS.values()
+    }
+
+
+def support_offer(state: GameState, eng: Engagement, who: Who) -> dict[str, list[str]]:
+    """What `who` could still name, by kind (empty kinds left out)."""
+    out = {k.name: k.offer(state, eng, who) for k in SUPPORT_KINDS.values()}
+    return {k: v for k, v in out.items() if v}
+
+
+def support_contributions(
+    state: GameState, eng: Engagement, who: Who, declared: Mapping[str, list[str]]
+) -> list[Support]:
+    out: list[Support] = []
+    for k in SUPPORT_KINDS.values():
+        out.extend(k.contributions(state, eng, who, list(declared.get(k.name, []))))
+    return out
+
+
+# --- towed artillery attacked directly (6.6.1, 6.6.3, 6.6.4) -----------------------------
+
+
+def defence_strengths(
+    state: GameState, defenders: list[UnitState], targets: list[HexId]
+) -> dict[str, Strength]:
+    """The defending units' own SPs (5.2.1 b). Towed artillery adds its SPs only by
+    supporting the defence, which it may when a regular unit is with it (6.6.1); without
+    one, a hex with towed artillery in combat setup defends with 1 SP in all (6.6.3); in
+    transport setup it does not fight (6.6.4, 6.2.4 example); HQs have none (5.1.9)
+    (K47)."""
+    out: dict[str, Strength] = {}
+    for h in targets:
+        here = [u for u in defenders if u.hex == h]
+        alone = all(
+            state.setup.units[u.id].is_hq or state.setup.units[u.id].type == "art" for u in here
+        )
+        counted = False
+        for u in here:
+            spec = state.setup.units[u.id]
+            if spec.type != "art":
+                out[u.id] = strength(state, u, attacking=False)
+            elif u.setup == "transport":
+                out[u.id] = Strength(0, "towed artillery in transport setup does not fight (6.6.4)")
+            elif not alone:
+                out[u.id] = Strength(0, "towed artillery adds SPs only by supporting (6.6.1)")
+            elif not counted:
+                out[u.id] = Strength(1, f"towed artillery alone: {h} defends with 1 SP (6.6.3)")
+                counted = True
+            else:
+                out[u.id] = Strength(0, f"counted in the 1 SP of {h} (6.6.3)")
+    return out
+
+
 # --- declaring and resolving ---------------------------------------------------------------
 
 
 @handles(o.Attack)
 def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
-    """5.1, 5.2.1 (a): declare the attack; the defender then answers for its abilities."""
+    """5.1, 5.2.1 (a): declare the attack with its support (6.3, 8.2); the defender then
+    answers for its abilities and support."""
     state = ctx.state
     if flow.current_phase(state).kind != "combat":
         now = flow.phase_title(state)
         raise Rejected(f"attacks are made in the Combat Phase; it is {now}", "2.1.2")
     if state.combat is not None:
         raise Rejected("the current combat must be resolved first", "5.2.1")
-    if order.support:
-        raise Rejected("artillery support is not refereed yet by this version of Kessel", "6.3")
-    if order.air:
-        raise Rejected("air support is not refereed yet by this version of Kessel", "8.2")
     attackers = own_units(state, side, order.units, lambda u: can_attack(state, u), "attack")
     try:
         targets = list(dict.fromkeys(normalize(h) for h in (order.target, *order.also)))
@@ -215,6 +411,12 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
             raise Rejected(f"there are no enemy units in {m.label(h)} to attack", "5.1.2")
         if any(u.fought for u in here):
             raise Rejected(f"the units in {h} have already fought in this Combat Phase", "5.1.1")
+        if any(u.shelled_at == (state.turn, state.phase) for u in here):
+            raise Rejected(
+                f"the units in {h} were the target of a ranged attack in this Combat Phase and "
+                "cannot be attacked directly",
+                "6.4.5",
+            )
         defenders.extend(here)  # every unit in a defending hex defends
     attack_hexes = sorted({u.hex for u in attackers if u.hex})
     if len(targets) > 1 and len(attack_hexes) > 1:
@@ -232,6 +434,9 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
     broken = _duties_broken(state, side, attackers, defenders)
     if broken:
         raise Rejected(broken, "5.1.4")
+    decl = {"side": side, "attackers": [u.id for u in attackers], "targets": targets}
+    eng = engagement(state, {**decl, "defenders": [u.id for u in defenders]})
+    backing = declare_support(state, eng, "attacker", {"support": order.support, "air": order.air})
     for u in supply.full_strength_units(state, attackers, order.full):
         supply.pay_level(ctx, u.id, "attack")  # 10.2.3: full strength for an OoS level
     sit = situation(state, attackers, defenders, targets)
@@ -259,12 +464,14 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
                 "defender_abilities": {},
                 "attacker_cms": order.cms,
                 "defender_cms": 0,
+                "support": {"attacker": backing, "defender": {}},
             }
         },
     )
     theirs = special.abilities(state, False, sit)
     their_cms = hq_cms.available(state, enemy, targets)
-    if theirs or their_cms:
+    offer = support_offer(state, eng, "defender")
+    if theirs or their_cms or offer:
         ctx.emit(
             "decision_opened",
             side=enemy,
@@ -272,10 +479,11 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
             options={
                 "abilities": theirs,
                 "cms": their_cms,
+                "support": offer,
                 "attacker_abilities": used,
                 "attacker_cms": order.cms,
             },
-            rule="15.1.6",
+            rule="15.1.6" if theirs or their_cms else "6.3.3",
             info={},
         )
         return
@@ -284,10 +492,15 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
 
 @handles(o.Defend)
 def do_defend(ctx: Ctx, side: str, order: o.Defend) -> None:
-    """The defender's answer before the roll: which abilities it uses (15.1.6, 15.4.2)."""
+    """The defender's answer before the roll: which abilities it uses (15.1.6, 15.4.2) and
+    which units support its defence (6.3.3, 6.6.1)."""
     d = next((d for d in ctx.state.pending if d.side == side and d.kind == "defence"), None)
     if d is None:
         raise Rejected("there is no combat waiting for your defence", "5.2.1")
+    c = ctx.state.combat
+    assert c is not None
+    eng = engagement(ctx.state, c["declared"])
+    backing = declare_support(ctx.state, eng, "defender", {"support": order.support})
     usable: dict[str, list[str]] = d.options["abilities"]
     used: dict[str, list[str]] = {}
     for ref in order.stars:
@@ -298,14 +511,27 @@ def do_defend(ctx: Ctx, side: str, order: o.Defend) -> None:
     if order.cms > int(d.options["cms"]):
         have = d.options["cms"]
         raise Rejected(f"only {have} HQ-loss CMs are available for this combat", "9.1.7", "R17")
-    decline_defence(ctx, side, used, order.cms)
+    decline_defence(ctx, side, used, order.cms, backing)
 
 
-def decline_defence(ctx: Ctx, side: str, used: dict[str, list[str]], cms: int = 0) -> None:
-    """Close the defence decision (with the abilities used, none for `pass`) and roll."""
+def decline_defence(
+    ctx: Ctx,
+    side: str,
+    used: dict[str, list[str]],
+    cms: int = 0,
+    backing: dict[str, list[str]] | None = None,
+) -> None:
+    """Close the defence decision (with the abilities used and the support named, none
+    for `pass`) and roll."""
     c = ctx.state.combat
     assert c is not None
-    declared = {**c["declared"], "defender_abilities": used, "defender_cms": cms}
+    support = {**c["declared"].get("support", {}), "defender": backing or {}}
+    declared = {
+        **c["declared"],
+        "defender_abilities": used,
+        "defender_cms": cms,
+        "support": support,
+    }
     ctx.emit("decision_closed", side=side, kind="defence")
     ctx.emit("combat_stage", combat={"declared": declared})
     roll_combat(ctx)
@@ -331,7 +557,8 @@ def situation(
 
 def _counted_hex(state: GameState, defenders: list[UnitState], targets: list[HexId]) -> HexId:
     """5.5.3: of several defending hexes, the one with the most SPs counts for CMs."""
-    sp = {h: sum(strength(state, u, False).sp for u in defenders if u.hex == h) for h in targets}
+    own = defence_strengths(state, defenders, targets)
+    sp = {h: sum(own[u.id].sp for u in defenders if u.hex == h) for h in targets}
     return max(targets, key=lambda h: (sp[h], -targets.index(h)))
 
 
@@ -369,13 +596,13 @@ def _shifts(
     counted: HexId,
     att_sp: dict[str, int],
     fp: _FP,
+    tc_extra: Mapping[Who, list[UnitState]] | None = None,
 ) -> list[Shift]:
     setup = state.setup
     m, table = setup.map, setup.table
     shifts: list[Shift] = []
     terrain = m.terrain_of(counted)
-    row = table.terrain[terrain]
-    cms = -row.combat + (-table.terrain[row.base].combat if row.base else 0)
+    cms = terrain_cms(state, counted)
     if cms > 0:
         shifts.append(Shift(cms, f"{terrain} at {counted}", "defender", "5.5.1"))
     total_att = sum(att_sp.values())
@@ -402,16 +629,25 @@ def _shifts(
         shifts.append(Shift(IF_CMS, f"improved fortifications at {counted}", "defender", "7.2.1"))
     elif any(u.fortification == "ff" for u in here):
         shifts.append(Shift(ff, f"field fortifications in {terrain}", "defender", "7.1.10, R15"))
+    extra = tc_extra or {}
     sides: tuple[tuple[Literal["attacker", "defender"], list[UnitState]], ...] = (
-        ("attacker", attackers),
-        ("defender", defenders),
+        ("attacker", [*attackers, *extra.get("attacker", [])]),
+        ("defender", [*defenders, *extra.get("defender", [])]),
     )
-    for who, units in sides:
+    for who, units in sides:  # 13.1.5: supporting organic artillery counts too (K50)
         for formation, n in _concentration(state, units).items():
             shifts.append(
                 Shift(n // 3, f"tactical concentration: {n} units of {formation}", who, "13.1.2")
             )
     return shifts
+
+
+def terrain_cms(state: GameState, h: HexId) -> int:
+    """The defender's CMs for the terrain of hex `h` (5.5.1, 5.5.2: a row on top of its base
+    adds up); as a count of CMs, >= 0 (A-10)."""
+    table = state.setup.table
+    row = table.terrain[state.setup.map.terrain_of(h)]
+    return -row.combat + (-table.terrain[row.base].combat if row.base else 0)
 
 
 def _concentration(state: GameState, units: list[UnitState]) -> dict[str, int]:
@@ -433,8 +669,6 @@ SOVIET_CORPS_TYPES = frozenset({"arm", "mech", "mot", "recon", "ag", "sp-art"})
 
 def roll_combat(ctx: Ctx) -> None:
     """5.2.1 (b)-(e): count, shift, roll, read the table; then apply the result."""
-    from engine.wb95.results import start_results
-
     state = ctx.state
     assert state.combat is not None
     decl = state.combat["declared"]
@@ -444,28 +678,37 @@ def roll_combat(ctx: Ctx) -> None:
     defenders = [state.units[u] for u in decl["defenders"]]
     targets: list[HexId] = decl["targets"]
     att = {u.id: strength(state, u, attacking=True) for u in attackers}
-    dfn = {u.id: strength(state, u, attacking=False) for u in defenders}
+    dfn = defence_strengths(state, defenders, targets)
     att_sp = {k: v.sp for k, v in att.items()}
     def_sp = {k: v.sp for k, v in dfn.items()}
+    eng = engagement(state, decl)
+    declared = decl.get("support", {})
+    backing = {who: support_contributions(state, eng, who, declared.get(who, {})) for who in WHO}
+    helpers = {who: [state.units[b.unit] for b in backing[who] if b.unit] for who in WHO}
     counted = _counted_hex(state, defenders, targets)
     fp = _fixed_position(state, attackers, counted)
-    attack_total = sum(att_sp.values())
+    att_support = sum(b.sp for b in backing["attacker"])
+    attack_total = sum(att_sp.values()) + att_support
     notes: list[str] = []
     if fp.front:
-        front = sum(att_sp[u] for u in fp.front)
+        # 7.3.2: the SPs through the fixed position are halved, supporting SPs always (K46)
+        front = sum(att_sp[u] for u in fp.front) + att_support
         halved = halve(front)
         attack_total = attack_total - front + halved
         notes.append(f"{front} SPs attacking through the fixed position count {halved} (7.3.2, R5)")
-    defence_total = sum(def_sp.values())
-    lone_hq = all(state.setup.units[u.id].is_hq for u in defenders)
+    defence_total = sum(def_sp.values()) + sum(b.sp for b in backing["defender"])
+    lone = all(lone_unit(state, u) for u in defenders)
     sit = situation(state, attackers, defenders, targets)
     extra = special.special_cms(state, sit, decl["attacker_abilities"], decl["defender_abilities"])
-    if lone_hq:  # 5.1.9
+    if lone:  # 5.1.9, 6.6.4
         initial = column = LONE_HQ_COLUMN
-        lines = ["attack on a lone HQ: rightmost column (5.1.9)"]
+        if all(state.setup.units[u.id].is_hq for u in defenders):
+            lines = ["attack on a lone HQ: rightmost column (5.1.9)"]
+        else:
+            lines = ["towed artillery in transport setup alone: rightmost column (6.6.4, 5.1.9)"]
     else:
         initial = initial_column(attack_total, defence_total)
-        shifts = _shifts(state, attackers, defenders, counted, att_sp, fp)
+        shifts = _shifts(state, attackers, defenders, counted, att_sp, fp, helpers)
         if extra.attacker:
             shifts.append(Shift(extra.attacker, "special units (below)", "attacker", "15.0"))
         if extra.defender:
@@ -482,7 +725,7 @@ def roll_combat(ctx: Ctx) -> None:
         column, lines = final_column(initial, shifts)
         lines = lines + list(extra.lines)
     modifier = 0
-    if within_hq_range(state, side, attackers):
+    if within_hq_range(state, side, attackers):  # K16: support is not in the test
         modifier -= 1
         notes.append(f"{side} HQ in range: -1 (9.2.1)")
     if within_hq_range(state, enemy, defenders):
@@ -499,6 +742,7 @@ def roll_combat(ctx: Ctx) -> None:
         defender=enemy,
         attackers=[_line(u, att[u.id].sp, att[u.id].why) for u in attackers],
         defenders=[_line(u, dfn[u.id].sp, dfn[u.id].why) for u in defenders],
+        support={who: [b.line(state) for b in backing[who]] for who in WHO},
         hexes=targets,
         attack_sp=attack_total,
         defence_sp=defence_total,
@@ -524,6 +768,9 @@ def roll_combat(ctx: Ctx) -> None:
         result,
         star_users=star_users,
         fixed_position=in_fixed_position(state, counted),
+        supporters={
+            who: [b.unit for b in backing[who] if b.unit and b.takes_effects] for who in WHO
+        },
     )
 
 
@@ -533,7 +780,14 @@ def _line(u: UnitState, sp: int, why: str) -> dict[str, Any]:
 
 @on("combat_resolved")
 def _combat_resolved(state: GameState, e: Any) -> None:
+    now = (state.turn, state.phase)
     for part in (*e.data["attackers"], *e.data["defenders"]):
         u = state.units[part["unit"]]
         u.fought = True
-        u.mark_active(state.turn, state.phase)
+        u.mark_active(*now)
+    for lines in e.data.get("support", {}).values():
+        for part in lines:
+            if part.get("unit"):  # 6.1.4: it has fired in this Combat Phase
+                u = state.units[part["unit"]]
+                u.fired_at = now
+                u.mark_active(*now)

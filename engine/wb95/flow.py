@@ -52,7 +52,9 @@ def skip_reason(state: GameState) -> str | None:
             return "no air units in this scenario (8.0)"
         return None
     if ph.kind == "barrage":
-        return None if setup.barrage else "the scenario does not allow barrage (6.5)"
+        if not setup.barrage:
+            return "the scenario does not allow barrage (6.5)"
+        return next((r for check in BARRAGE_CHECKS if (r := check(state, side))), None)
     if ph.kind == "movement":
         if not state.on_map(side) and not _other_moves(state, side):
             return f"{side} has no units"
@@ -70,6 +72,17 @@ def skip_reason(state: GameState) -> str | None:
             return f"every {side} unit marked for strategic movement is in enemy ZoC (12.2.1)"
         return None
     return None
+
+
+BarrageCheck = Callable[[GameState, str], str | None]
+BARRAGE_CHECKS: list[BarrageCheck] = []
+
+
+def barrage_check(fn: BarrageCheck) -> BarrageCheck:
+    """Register why `side` can fire no barrage now although the scenario allows barrage
+    (6.5.1, 6.5.4, 6.5.7: `engine.wb95.artillery`); any reason skips the phase (2.1.4)."""
+    BARRAGE_CHECKS.append(fn)
+    return fn
 
 
 MoveCheck = Callable[[GameState, str], bool]

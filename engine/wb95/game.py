@@ -9,6 +9,7 @@ from engine.core import Applied, Ctx, Event, Rejected, Rejection
 from engine.dice import DiceState
 from engine.model import Setup
 from engine.state import GameState, UnitState
+from engine.wb95 import artillery as _artillery  # noqa: F401 - registers 6.0
 from engine.wb95 import bridges as _bridges  # noqa: F401 - registers 14.0
 from engine.wb95 import combat as _combat
 from engine.wb95 import disorganization as _disorganization  # noqa: F401 - 5.6.5
@@ -32,9 +33,6 @@ from engine.wb95.stacking import STACK_LIMIT, overstacked
 
 # Where each not-yet-refereed order kind is ruled, for an honest rejection.
 LATER: dict[type[o.Order], str] = {
-    o.Fire: "6.4",
-    o.Barrage: "6.5",
-    o.SetupChange: "6.2",
     o.Air: "8.0",
 }
 

@@ -11,8 +11,10 @@ enter one more hex along them when its MPs run out (R12).
 In the Strategic Movement Phase only units marked for it move (12.1.4), not from an enemy
 ZoC (12.2.1) and never into one (12.2.2), with 2 MPs less (12.2.3); otherwise every rule
 above applies (12.1.3). A regular unit may enter a hex held by enemy HQs alone, which
-eliminates them (9.1.5, `engine.wb95.hq`). After a move `after_move` eliminates such HQs
-and keeps the fortification markers (7.1.5, 7.1.6).
+eliminates them (9.1.5, `engine.wb95.hq`), or by enemy towed artillery (with or without
+HQs) for 1 MP more per gun (6.1.7, `engine.wb95.overrun`). After a move `after_move`
+eliminates such units and keeps the fortification markers (7.1.5, 7.1.6). A setup change
+of towed artillery (6.2.4) spends MPs of the unit's move in that phase.
 
 A reinforcement's entry is a move too (11.1.5): `engine.wb95.reinforcements` prices the
 entry hex and goes on with `check_path` / `reachable` from there (`Begun`).
@@ -31,7 +33,7 @@ from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId, HexIdError, Hexside, normalize
 from engine.model import UnitSpec
 from engine.state import GameState, UnitState
-from engine.wb95 import flow, hq, supply
+from engine.wb95 import flow, overrun, supply
 from engine.wb95 import fortification_markers as markers
 from engine.wb95.dispatch import handles
 from engine.wb95.regular import is_regular
@@ -81,19 +83,22 @@ class _Board:
 
     enemy_zoc: ZocMap
     enemy_hexes: set[HexId]
-    lone_hqs: set[HexId]  # enemy hexes holding HQs alone (9.1.5)
+    lone_hqs: set[HexId]  # enemy hexes holding HQs and towed artillery alone (9.1.5, 6.1.7)
     may_overrun: bool  # the mover is a regular unit, so it may enter those hexes (9.1.5)
+    weak: dict[HexId, overrun.Overrunnable]  # what entering each of them costs (6.1.7)
     strategic: bool  # strategic movement: enemy ZoC may not be entered (12.2.2)
     bridges: AbstractSet[Hexside]  # the bridges standing now (14.0)
 
 
 def _board(state: GameState, unit: UnitState) -> _Board:
     enemy = state.setup.enemy_of(unit.side)
+    weak = overrun.overrunnable(state, enemy)
     return _Board(
         enemy_zoc=zoc_map(state, enemy),
         enemy_hexes={u.hex for u in state.on_map(enemy) if u.hex is not None},
-        lone_hqs=hq.lone_hq_hexes(state, enemy),
+        lone_hqs=set(weak),
         may_overrun=is_regular(state.setup.units[unit.id]),
+        weak=weak,
         strategic=strategic_phase(state),
         bridges=intact_bridges(state),
     )
@@ -116,6 +121,13 @@ def _step(
     if not m.grid.adjacent(a, b):
         raise Rejected(f"{a} and {b} are not adjacent: a path must be continuous", "3.1.4")
     if b in board.enemy_hexes and not (board.may_overrun and b in board.lone_hqs):
+        if b in board.lone_hqs and board.weak[b].guns:
+            raise Rejected(
+                f"cannot enter {m.label(b)}: only a regular unit may enter a hex held by "
+                "enemy towed artillery alone",
+                "6.1.7",
+                "K20",
+            )
         if b in board.lone_hqs:
             raise Rejected(
                 f"cannot enter {m.label(b)}: only a regular unit may enter a hex held by "
@@ -147,7 +159,8 @@ def _step(
                 "4.2.3",
                 "R14",
             )
-    return min(cost, mp), sc.road  # R13
+    extra = board.weak[b].cost if b in board.weak else Fraction(0)
+    return min(cost, mp) + extra, sc.road  # R13; 6.1.7's MPs per gun are not capped (K49)
 
 
 def _is_bonus_road(state: GameState, road: str | None) -> bool:
@@ -174,7 +187,8 @@ def _begun(state: GameState, unit: UnitState, begun: Begun | None) -> Begun:
     if begun is not None:
         return begun
     assert unit.hex is not None
-    return Begun(unit.hex, Fraction(0), available_mp(state, unit), True)
+    # MPs already spent in this phase (a setup change before the move, 6.2.4) count
+    return Begun(unit.hex, unit.mp_spent, available_mp(state, unit), True)
 
 
 def check_path(
@@ -296,6 +310,10 @@ def can_move(state: GameState, u: UnitState) -> Why | None:
         return ("it is building field fortifications this phase", "7.1.2")
     if spec.type == "art" and u.setup == "combat":
         return ("towed artillery moves only in transport setup", "6.2.3")
+    if u.barrage_at == (state.turn, state.phase - 1) and not strategic_phase(state):
+        return ("it fired a barrage this turn", "6.5.5")
+    if u.mp_spent > 0 and u.mp_spent >= available_mp(state, u):
+        return ("it has no MPs left in this phase", "3.1.5")
     return None
 
 
@@ -328,7 +346,7 @@ def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
         if not steps or steps == [start]:
             raise Rejected(f"{u.id} is already at {start}")
         full = order.full and u.oos >= 1  # 10.2.3: full MPs for an OoS level
-        begun = Begun(start, Fraction(0), available_mp(ctx.state, u, full=True), True)
+        begun = Begun(start, u.mp_spent, available_mp(ctx.state, u, full=True), True)
         if explicit:
             reach = check_path(ctx.state, u, steps, begun if full else None)
         else:
@@ -356,7 +374,7 @@ def after_move(ctx: Ctx, unit_id: str, path: list[HexId]) -> None:
     (7.1.6, 7.2.1); it leaves its start hex's fortification and is in its side's
     fortification of the hex it ends in (7.1.5)."""
     for h in path[1:]:
-        hq.overrun(ctx, unit_id, h)
+        overrun.enter(ctx, unit_id, h)  # 9.1.5, 6.1.7
     markers.after_move(ctx, unit_id, path)
 
 

@@ -16,11 +16,13 @@ from engine import orders as o
 from engine.core import Ctx, Event, Rejected
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.state import Decision, GameState, UnitState
-from engine.wb95.crt import CombatResult, SideResult
+from engine.wb95.crt import CombatResult, FireResult, SideResult
 from engine.wb95.dispatch import handles
 from engine.wb95.elimination import record_hq_loss
 from engine.wb95.movement import after_move
+from engine.wb95.overrun import overrunnable
 from engine.wb95.reducer import on
+from engine.wb95.regular import is_regular
 from engine.wb95.stacking import STACK_LIMIT, stack_cels
 from engine.wb95.strength import is_towed
 from engine.wb95.terrain import intact_bridges, step_cost
@@ -50,13 +52,21 @@ def start_results(
     result: CombatResult,
     star_users: dict[str, list[str]] | None = None,
     fixed_position: bool = False,
+    supporters: dict[str, list[str]] | None = None,
 ) -> None:
+    """Apply a combat result. `supporters`: units supporting each side from a hex next to
+    the enemy (6.3.5, 5.6.3): they share the side's results -- losses, retreat,
+    disorganization -- but never pursue (6.3.4)."""
     state = ctx.state
+    backing = supporters or {"attacker": [], "defender": []}
+    attackers = [*attackers, *(u for u in backing["attacker"] if u not in attackers)]
+    defenders = [*defenders, *(u for u in backing["defender"] if u not in defenders)]
     combat = {
         "star_users": star_users or {"attacker": [], "defender": []},
         "fixed_position": fixed_position,
         "sides": {"attacker": side, "defender": state.setup.enemy_of(side)},
         "units": {"attacker": attackers, "defender": defenders},
+        "supporters": backing,
         "origin": {u: state.units[u].hex for u in (*attackers, *defenders)},
         "targets": targets,
         "result": {
@@ -71,6 +81,39 @@ def start_results(
             "pursuit",
             "disorganization",
         ],
+        "retreats": {},
+    }
+    ctx.emit("combat_stage", combat=combat)
+    advance(ctx)
+
+
+def start_fire_results(
+    ctx: Ctx, side: str, firers: list[str], target: HexId, result: FireResult
+) -> None:
+    """Apply an ARTILLERY FIRE (or AIR ATTACK) result to every enemy unit in `target`
+    (6.4.2 d, the tables' legend): `-n` CELs, allocated by their owner (5.1.8, R1); `D`
+    disorganizes them all; `•` is a disorganization test for each (5.6.2, K37). Nothing
+    happens to the firing units, and nobody retreats or pursues."""
+    state = ctx.state
+    enemy = state.setup.enemy_of(side)
+    hit = [u.id for u in state.units_at(target) if u.side == enemy]
+    own = SideResult(
+        losses=result.losses,
+        disorganized=result.disorganized,
+        test=result.test,
+        text=result.text,
+    )
+    combat = {
+        "kind": "fire",
+        "star_users": {"attacker": [], "defender": []},
+        "fixed_position": False,
+        "sides": {"attacker": side, "defender": enemy},
+        "units": {"attacker": list(firers), "defender": hit},
+        "supporters": {"attacker": [], "defender": []},
+        "origin": {u: state.units[u].hex for u in (*firers, *hit)},
+        "targets": [target],
+        "result": {"attacker": _side_result(SideResult()), "defender": _side_result(own)},
+        "steps": ["losses:defender", "disorganization"],
         "retreats": {},
     }
     ctx.emit("combat_stage", combat=combat)
@@ -235,9 +278,9 @@ def retreat_paths(state: GameState, u: UnitState, hexes: int) -> list[tuple[HexI
     friendly unit holds the hex (5.3.4), big rivers only by bridge (5.3.5), not ending
     over-stacked (5.3.6)."""
     spec = state.setup.units[u.id]
-    if spec.is_hq and _lone_hq_defence(state, u):
-        return []  # 5.1.9: a lone HQ cannot retreat
-    if spec.type == "art" and u.setup != "transport":
+    if lone_defence(state, u):
+        return []  # 5.1.9, 6.6.4: a lone HQ (or towed artillery in transport setup) stays
+    if fixed_gun(state, u):
         return []  # 6.2.4: towed artillery in combat setup cannot retreat
     if spec.type == "rg" or spec.move == "none":
         return []  # 15.2.1: resilience groups cannot move or retreat
@@ -279,12 +322,25 @@ def retreat_paths(state: GameState, u: UnitState, hexes: int) -> list[tuple[HexI
     return out
 
 
-def _lone_hq_defence(state: GameState, u: UnitState) -> bool:
+def fixed_gun(state: GameState, u: UnitState) -> bool:
+    """Towed artillery in combat setup: it can neither move nor retreat (6.2.3, 6.2.4)."""
+    return state.setup.units[u.id].type == "art" and u.setup != "transport"
+
+
+def lone_defence(state: GameState, u: UnitState) -> bool:
+    """`u` defends in a combat whose defenders are all HQs and towed artillery in transport
+    setup: resolved on the rightmost column, no retreat, losses as sustained retreat (5.1.9,
+    6.6.4)."""
     c = state.combat
-    if c is None:
+    if c is None or u.id not in c["units"]["defender"]:
         return False
-    defenders = [state.units[x] for x in c["units"]["defender"]]
-    return u.id in c["units"]["defender"] and all(state.setup.units[d.id].is_hq for d in defenders)
+    return all(lone_unit(state, state.units[x]) for x in c["units"]["defender"])
+
+
+def lone_unit(state: GameState, u: UnitState) -> bool:
+    """An HQ, or towed artillery in transport setup (5.1.9, 6.6.4)."""
+    spec = state.setup.units[u.id]
+    return spec.is_hq or (spec.type == "art" and u.setup == "transport")
 
 
 def _retreat_step(ctx: Ctx, who: str) -> None:
@@ -296,7 +352,9 @@ def _retreat_step(ctx: Ctx, who: str) -> None:
     for u in units:
         if not options[u.id]:
             spec = ctx.state.setup.units[u.id]
-            rule = "5.1.9" if spec.is_hq else "6.2.4" if spec.type == "art" else "5.3.3"
+            rule = "5.1.9" if spec.is_hq else "5.3.3"
+            if spec.type == "art":
+                rule = "6.6.4" if lone_defence(ctx.state, u) else "6.2.4"
             if any(w["hq"] == u.id for w in ctx.state.bridge_works):
                 rule = "14.3.4"
             ctx.emit("retreat_held", unit=u.id, hexes=hexes, reason="no legal retreat", rule=rule)
@@ -328,10 +386,14 @@ def _shortfall_step(ctx: Ctx, who: str) -> None:
     assert state.combat is not None
     required = int(_result(state, who)["retreat"])
     alive = _alive(state, who)
-    if not alive:
+    # 6.2.4 example (E20, K48): guns in combat setup cannot retreat; they are left to the
+    # enemy's pursuit, so only the other units' retreats decide the shortfall -- but the
+    # guns may pay its CELs
+    movers = [u for u in alive if not fixed_gun(state, u)]
+    if not movers:
         return
     done = {u.id: len(state.combat["retreats"].get(u.id, [])) for u in alive}
-    shortfall = required - min(done.values())
+    shortfall = required - min(done[u.id] for u in movers)
     if who == "defender" and state.combat.get("fixed_position") and shortfall > 0:
         shortfall -= 1  # 7.3.6: sustained retreat in a fixed position costs one CEL less
     short = [u for u, n in done.items() if n < required]
@@ -437,17 +499,22 @@ def _pursuit_step(ctx: Ctx) -> None:
             continue
         retreated = any(c["retreats"].get(u) for u in c["units"][loser])
         eliminated = any(state.units[u].eliminated for u in c["units"][loser])
-        if not retreated and not eliminated:
+        owed = int(c["result"][loser]["retreat"]) > 0  # guns that could not retreat (6.2.4)
+        if not retreated and not eliminated and not owed:
             continue
         m, table = state.setup.map, state.setup.table
         bridges = intact_bridges(state)
+        guns = _gun_hexes(state, loser)
+        backing = c.get("supporters", {}).get(winner, [])
         pursuers = [
             u.id
             for u in _alive(state, winner)
             if not is_towed(state, u)  # 5.4.9
+            and u.id not in backing  # 6.3.4: supporting artillery does not pursue
             and u.hex
             and any(  # 5.4.4: it enters that hex, if it can (5.4.7)
                 m.grid.adjacent(u.hex, h)
+                and (h not in guns or is_regular(state.setup.units[u.id]))  # 6.1.7
                 and step_cost(m, table, state.setup.units[u.id], u.hex, h, bridges=bridges).cost
                 is not None
                 for h in vacated
@@ -458,13 +525,14 @@ def _pursuit_step(ctx: Ctx) -> None:
         paths = {
             h: [p for u, p in c["retreats"].items() if p and c["origin"][u] == h] for h in vacated
         }
-        mode = "pursuit" if any(paths.values()) else "advance"
+        mode = "pursuit" if any(paths.values()) else "advance" if eliminated else "overrun"
+        rule = {"pursuit": "5.4", "advance": "5.4.10", "overrun": "6.2.4"}[mode]
         _open(
             ctx,
             winner,
             "pursuit",
             {"units": pursuers, "first": vacated, "paths": paths, "mode": mode},
-            "5.4" if mode == "pursuit" else "5.4.10",
+            rule,
             who=winner,
             left=pursuers,
         )
@@ -472,11 +540,22 @@ def _pursuit_step(ctx: Ctx) -> None:
 
 
 def _vacated(state: GameState, loser: str) -> list[HexId]:
-    """5.4.4: hexes the losing side fought from that it has emptied."""
+    """5.4.4: hexes the losing side fought from that it has emptied -- or, when it owed a
+    retreat, left to towed artillery (and HQs) that could not retreat, which the pursuer
+    eliminates by entering (6.1.7, 6.2.4 example, E20, K48)."""
     c = state.combat
     assert c is not None
     origins = sorted({c["origin"][u] for u in c["units"][loser]})
-    return [h for h in origins if not state.units_at(h)]
+    owed = int(c["result"][loser]["retreat"]) > 0
+    guns = _gun_hexes(state, loser) if owed else set()
+    return [h for h in origins if not state.units_at(h) or h in guns]
+
+
+def _gun_hexes(state: GameState, who: str) -> set[HexId]:
+    """Hexes where `who` (attacker/defender) has only towed artillery and HQs, with at least
+    one gun (6.1.7)."""
+    weak = overrunnable(state, _side_name(state, who))
+    return {h for h, w in weak.items() if w.guns}
 
 
 @handles(o.Pursue)
@@ -512,6 +591,7 @@ def _check_pursuit(state: GameState, u: UnitState, path: list[HexId], opts: dict
     assert u.hex is not None
     prev = u.hex
     enemy = state.setup.enemy_of(u.side)
+    weak = overrunnable(state, enemy)
     crossed_big = False
     for h in path:
         if crossed_big:
@@ -521,7 +601,11 @@ def _check_pursuit(state: GameState, u: UnitState, path: list[HexId], opts: dict
         if not m.grid.adjacent(prev, h):
             raise Rejected(f"{prev} and {h} are not adjacent", "3.1.4")
         if state.occupant_side(h) == enemy:
-            raise Rejected(f"cannot enter {h}: it holds enemy units", "3.1.8")
+            if not (h in weak and weak[h].guns):
+                raise Rejected(f"cannot enter {h}: it holds enemy units", "3.1.8")
+            if not is_regular(spec):
+                why = f"cannot enter {h}: only a regular unit overruns enemy towed artillery"
+                raise Rejected(why, "6.1.7", "K20")
         sc = step_cost(m, state.setup.table, spec, prev, h, bridges=intact_bridges(state))
         if sc.cost is None:
             raise Rejected(f"cannot enter {h}: {sc.why}", "5.4.7", sc.ruling)
@@ -531,6 +615,13 @@ def _check_pursuit(state: GameState, u: UnitState, path: list[HexId], opts: dict
             if f in state.setup.table.hexsides
         )
         prev = h
+    if opts["mode"] != "advance" and not any(opts["paths"].get(path[0], [])):
+        # guns left behind where no retreat began: only their hex (6.2.4, E20, K48)
+        if len(path) > 1:
+            raise Rejected(
+                f"no retreat to follow from {path[0]}: the pursuit enters that hex only", "5.4.6"
+            )
+        return
     if opts["mode"] == "advance":
         if len(path) > ADVANCE_HEXES:
             raise Rejected(
