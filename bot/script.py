@@ -209,7 +209,22 @@ def describe_event(e: Event) -> str:
             f"({d['defence_sp']} SP): {d['initial']} -> {d['column']}, dice {d['dice']}"
             f"{mod} = {d['roll']}: {d['result']}"
         )
+        backing = [
+            f"    {who} support: {x['source']} {x['sp']} SP ({x['why']})"
+            for who, lines in d.get("support", {}).items()
+            for x in lines
+        ]
+        return "\n".join([head, *backing, *(f"    {line}" for line in d["explanation"])])
+    if k == "fire_resolved":
+        who = " ".join(x["source"] for x in d["sources"])
+        res = d["result"] if d["result"] is not None else "no effect (R7)"
+        head = (
+            f"{d['mode']} fire: {who} -> {d['target']} ({d['used']} SP, {d['table']}), "
+            f"dice {d['dice']} = {d['roll']}: {res}"
+        )
         return "\n".join([head, *(f"    {line}" for line in d["explanation"])])
+    if k == "setup_changed":
+        return f"{d['unit']} changes to {d['to']} setup for {d['cost']} MP ({d['rule']})"
     if k == "cel_lost":
         end = " — eliminated" if d["eliminated"] else ""
         return f"{d['unit']} loses a CEL: {d['cause']} ({d['rule']}){end}"

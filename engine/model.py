@@ -151,6 +151,7 @@ class UnitSpec:
     mp: Fraction = Fraction(0)
     max_cel: int = 1
     stars: tuple[str, ...] = ()
+    equipment: str = ""  # e.g. panther, ferdinand (Kursk 17.1.3, 22.1.1)
 
     @property
     def has_zoc(self) -> bool:
@@ -201,6 +202,162 @@ class SupplyTable:
     fixed_positions_supplied: bool = False
 
 
+# --- game-specific rules (Kursk 17.0-22.0), loaded from scenarios/tables/<game>-rules.yaml ---
+
+
+@dataclass(frozen=True, eq=False)
+class RepairRule:
+    """17.0 Armor Repair: `counters` Repair counters of `side` per front (17.1.1); a
+    counter goes on a supplied unit of one of `types` that has lost CELs, not one whose
+    `equipment` is `excluded` (17.1.3); left alone it regains `cels` (17.1.2)."""
+
+    side: str
+    counters: int = 1
+    types: frozenset[str] = frozenset()
+    excluded: frozenset[str] = frozenset()
+    cels: int = 1
+
+
+@dataclass(frozen=True, eq=False)
+class MinesRule:
+    """18.0 Losses on mines: from `first` to `last` (dates, 18.1.1) `side` rolls the
+    front's number of dice in its Supply Phase (18.1.2, 18.1.4); every face in `hits` costs
+    one CEL of an activated unit (18.1.3)."""
+
+    side: str
+    first: dt.date
+    last: dt.date
+    dice: Mapping[str, int] = field(default_factory=dict)
+    hits: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, eq=False)
+class FortifiedLineRule:
+    """19.0 Fortified Lines, built by `owner`: they halve the attackers' SPs (19.1.1) and
+    give `cms` when more than half of the attacking SPs cross them (19.1.2), `small_cms`
+    instead to defenders of `small_sp` SPs or less (19.1.3); the other side's units in a
+    fortified line get `other_cms` (19.1.4); @KFL."""
+
+    owner: str
+    cms: int = 2
+    small_sp: int = 4
+    small_cms: int = 1
+    other_cms: int = 1
+
+
+@dataclass(frozen=True, eq=False)
+class BreakdownRule:
+    """22.0 Panther tanks: every activated unit of `side` with `equipment` rolls one die in
+    the side's Supply Phase; a face in `hits` costs it one CEL (22.1.1, 22.1.2)."""
+
+    side: str
+    equipment: str
+    hits: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, eq=False)
+class GameRules:
+    """The game-specific rules a game has (Kursk 1943: 17.0-22.0); none for Korsun.
+    `fronts` are the fronts a scenario of the game may name (17.1.1, 18.1.2)."""
+
+    fronts: tuple[str, ...] = ()
+    repair: RepairRule | None = None
+    mines: MinesRule | None = None
+    fortified_line: FortifiedLineRule | None = None
+    breakdown: BreakdownRule | None = None
+
+
+# --- scenario-level special rules (`special:` in a scenario) ------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class UnitGroup:
+    """Units named by id or by formation."""
+
+    units: frozenset[str] = frozenset()
+    formations: frozenset[str] = frozenset()
+
+    def has(self, spec: UnitSpec) -> bool:
+        return spec.id in self.units or (bool(spec.formation) and spec.formation in self.formations)
+
+
+@dataclass(frozen=True, eq=False)
+class Area:
+    """A box of the map: columns and rows, each inclusive; None is unbounded."""
+
+    cols: tuple[int, int] | None = None
+    rows: tuple[int, int] | None = None
+
+    def contains(self, h: HexId) -> bool:
+        c, r = int(h[:2]), int(h[2:])
+        if self.cols is not None and not self.cols[0] <= c <= self.cols[1]:
+            return False
+        return self.rows is None or self.rows[0] <= r <= self.rows[1]
+
+
+@dataclass(frozen=True, eq=False)
+class Front:
+    """A front of the game (north, south) in this scenario, over `area` of the map."""
+
+    name: str
+    area: Area = field(default_factory=Area)
+
+
+@dataclass(frozen=True, eq=False)
+class Activation:
+    """The group cannot move before turn `turn` ("can move from July 7th")."""
+
+    group: UnitGroup
+    turn: int
+    label: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class HalfMP:
+    """The group has half MPs in `turns`, and with `arrival` on the turn it enters the map
+    ("1st Guards Armoured Army has 1/2 MPs on July 5th"; STAWKA reserves' first turn)."""
+
+    group: UnitGroup
+    turns: frozenset[int] = frozenset()
+    arrival: bool = False
+    label: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class NoCrossing:
+    """The group may not cross these hexsides ("7th Guards Army cannot cross the
+    Siewierskij Doniec north of hex 5125")."""
+
+    group: UnitGroup
+    hexsides: frozenset[Hexside]
+    label: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class Withdrawal:
+    """On turn `turn`, in its Movement Phase, `side` must take `count` of `units` off the
+    map for good -- or, with `equivalent`, units of the same type and size."""
+
+    side: str
+    turn: int
+    units: tuple[str, ...]
+    equivalent: bool = True
+    count: int = 1
+    label: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class ScenarioRules:
+    """What a scenario's `special:` says that the engine enforces."""
+
+    fronts: tuple[Front, ...] = ()
+    activation: tuple[Activation, ...] = ()
+    half_mp: tuple[HalfMP, ...] = ()
+    no_crossing: tuple[NoCrossing, ...] = ()
+    withdrawals: tuple[Withdrawal, ...] = ()
+    destroyed_bridges: frozenset[Hexside] = frozenset()
+
+
 @dataclass(frozen=True, eq=False)
 class VictoryHex:
     hex: HexId
@@ -238,6 +395,8 @@ class Setup:
     special: Mapping[str, Any] = field(default_factory=dict)
     results: Any = None  # the system's result tables (engine.wb95.crt.ResultTables)
     supply_table: SupplyTable = field(default_factory=SupplyTable)  # 10.1 (10.1.7, 7.3.7)
+    rules: GameRules = field(default_factory=GameRules)  # the game's own rules (17.0-22.0)
+    scenario_rules: ScenarioRules = field(default_factory=ScenarioRules)  # from `special:`
 
     @property
     def side_names(self) -> tuple[str, ...]:

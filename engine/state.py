@@ -52,6 +52,7 @@ class UnitState:
     fired_at: tuple[int, int] | None = None
     barrage_at: tuple[int, int] | None = None
     shelled_at: tuple[int, int] | None = None
+    withdrawn: bool = False  # taken off the map for good by a scenario's withdrawal rule
 
     def mark_active(self, turn: int, phase: int) -> None:
         """It moved, fought, fired or supported: a disorganized unit's full turn of rest
@@ -131,6 +132,15 @@ class GameState:
     bridge_works: list[dict[str, Any]] = field(default_factory=list)
     # Ammo Units spent on barrages by each side (6.5.7, engine.wb95.artillery).
     ammo_used: dict[str, int] = field(default_factory=dict)
+    # Steps of the current Supply Phase still to run when it waits for a decision
+    # (engine.wb95.flow.supply_step, e.g. Kursk 17.0, 18.0, 22.0); empty otherwise.
+    supply_steps: list[str] = field(default_factory=list)
+    # Kursk (engine.wb95.kursk): Repair counters on units (17.1.2), {"front", "unit", "hex",
+    # "turn", "phase"}; and what each unit of the side that rolls for mines and breakdowns
+    # did since that side's last Supply Phase (18.1.3, 22.1.1): unit -> ["attacked",
+    # "fortified-line", "moved"].
+    repairs: list[dict[str, Any]] = field(default_factory=list)
+    activity: dict[str, list[str]] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """A copy that shares the static setup and copies everything mutable."""
@@ -158,6 +168,9 @@ class GameState:
             bridge_control=dict(self.bridge_control),
             bridge_works=[dict(x) for x in self.bridge_works],
             ammo_used=dict(self.ammo_used),
+            supply_steps=list(self.supply_steps),
+            repairs=[dict(x) for x in self.repairs],
+            activity={k: list(v) for k, v in self.activity.items()},
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -188,6 +201,9 @@ class GameState:
             "bridge_control": dict(sorted(self.bridge_control.items())),
             "bridge_works": [dict(x) for x in self.bridge_works],
             "ammo_used": dict(sorted(self.ammo_used.items())),
+            "supply_steps": list(self.supply_steps),
+            "repairs": [dict(x) for x in self.repairs],
+            "activity": {k: list(v) for k, v in sorted(self.activity.items())},
         }
 
     # --- queries used everywhere --------------------------------------------------------

@@ -28,26 +28,45 @@ from pydantic import ValidationError
 from engine.hexgrid import Grid, HexId, Hexside, hexside, parse_hex
 from engine.model import (
     DEFAULT_MOVE,
+    Activation,
+    Area,
+    Front,
+    GameRules,
+    HalfMP,
     MapData,
+    NoCrossing,
+    ScenarioRules,
     Setup,
     SideSpec,
     TerrainTable,
+    UnitGroup,
     UnitSpec,
     UnitStart,
     VictoryHex,
+    Withdrawal,
 )
 from scenarios.errors import ScenarioError, from_validation
 from scenarios.schema import (
     ARTILLERY_TYPES,
+    AreaIn,
     CountersheetIn,
+    GroupIn,
     MapFileIn,
     MapIn,
     ScenarioIn,
+    SpecialIn,
     StartIn,
     UnitIn,
     to_hex,
 )
-from scenarios.tables import PACKAGE_DIR, load_morale, load_results, load_supply, load_table
+from scenarios.tables import (
+    PACKAGE_DIR,
+    load_game_rules,
+    load_morale,
+    load_results,
+    load_supply,
+    load_table,
+)
 from scenarios.yamlio import parse_yaml, read_yaml_file
 
 SHIPPED_DIR = PACKAGE_DIR / "wb95"
@@ -247,6 +266,10 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
             victory.append(VictoryHex(hex=v.hex, vp=v.vp, side=v.side))
 
     calendar_start: dt.date | None = None if sc.calendar is None else sc.calendar.start
+    game_rules = load_game_rules(sc.game)
+    scenario_rules = _scenario_rules(
+        sc, ctx, mapdata, units, game_rules, calendar_start, start.turn, sides
+    )
     return Setup(
         id=sc.id,
         name=sc.name or sc.id,
@@ -272,6 +295,8 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
         **_barrage(sc, ctx, sides),
         air=dict(sc.air),
         special=dict(sc.special),
+        rules=game_rules,
+        scenario_rules=scenario_rules,
     )
 
 
@@ -640,6 +665,7 @@ def _units(
             mp=mp,
             max_cel=max_cel,
             stars=tuple(u.stars),
+            equipment=u.equipment,
         )
         starts.append(
             UnitStart(
@@ -729,3 +755,118 @@ def _control(raw: Any, ctx: _Ctx, grid: Grid, side_names: Sequence[str]) -> dict
                 raise ctx.err(f"control.{k}", f"{h} is also given to {out[h]}")
             out[h] = v
     return out
+
+
+# --- special rules (`special:`) ------------------------------------------------------------
+def _scenario_rules(
+    sc: ScenarioIn,
+    ctx: _Ctx,
+    m: MapData,
+    units: Mapping[str, UnitSpec],
+    game: GameRules,
+    calendar: dt.date | None,
+    start_turn: int,
+    sides: Mapping[str, SideSpec],
+) -> ScenarioRules:
+    """The keys of `special:` the engine enforces (engine.wb95.scenario_rules, the Kursk
+    fronts of 17.1.1 / 18.1.2); other keys are notes."""
+    try:
+        sp = SpecialIn.model_validate(sc.special)
+    except ValidationError as e:
+        raise from_validation(e, ctx.file, ("special",)) from None
+
+    def turn_of(d: dt.date, key: str) -> int:
+        if calendar is None:
+            raise ctx.err(key, "a date needs the scenario's calendar (calendar: {start: ...})")
+        t = (d - calendar).days + 1
+        if not start_turn <= t <= sc.turns:
+            raise ctx.err(key, f"{d} is turn {t}, outside the game (turns {start_turn}-{sc.turns})")
+        return t
+
+    def group(g: GroupIn, key: str) -> UnitGroup:
+        for j, uid in enumerate(g.units):
+            if uid not in units:
+                raise ctx.err(f"{key}.units[{j}]", f"no unit {uid!r} in this scenario")
+        return UnitGroup(units=frozenset(g.units), formations=frozenset(g.formations))
+
+    def area(a: AreaIn | None) -> Area:
+        return Area() if a is None else Area(cols=a.cols, rows=a.rows)
+
+    fronts: list[Front] = []
+    for name, box in sp.fronts.items():
+        if name not in game.fronts:
+            known = ", ".join(game.fronts) or "none"
+            raise ctx.err(
+                f"special.fronts.{name}", f"game {sc.game} has no front {name!r} ({known})"
+            )
+        fronts.append(Front(name=name, area=area(box)))
+    activation: list[Activation] = []
+    for j, act in enumerate(sp.activation):
+        key = f"special.activation[{j}]"
+        first = act.from_turn
+        if act.from_date is not None:
+            first = turn_of(act.from_date, f"{key}.from")
+        activation.append(Activation(group(act, key), first or start_turn, act.label))
+    half = [
+        HalfMP(
+            group=group(h, f"special.half_mp[{j}]"),
+            turns=frozenset(
+                [*h.turns, *(turn_of(d, f"special.half_mp[{j}].dates") for d in h.dates)]
+            ),
+            arrival=h.arrival,
+            label=h.label,
+        )
+        for j, h in enumerate(sp.half_mp)
+    ]
+    crossing: list[NoCrossing] = []
+    for j, nc in enumerate(sp.no_crossing):
+        key = f"special.no_crossing[{j}]"
+        sides_: set[Hexside] = set()
+        for i, (a, b) in enumerate(nc.hexsides):
+            for h in (a, b):
+                if not m.grid.contains(h):
+                    raise ctx.err(f"{key}.hexsides[{i}]", _off_map(h, m.grid))
+            if not m.grid.adjacent(a, b):
+                raise ctx.err(f"{key}.hexsides[{i}]", f"{a} and {b} are not adjacent")
+            sides_.add(hexside(a, b))
+        if nc.feature is not None:
+            within = area(nc.area)
+            found = {
+                hs
+                for hs, fs in m.hexsides.items()
+                if nc.feature in fs and within.contains(hs[0]) and within.contains(hs[1])
+            }
+            if not found:
+                raise ctx.err(f"{key}.feature", f"no {nc.feature} hexside of the map in that area")
+            sides_ |= found
+        crossing.append(NoCrossing(group(nc, key), frozenset(sides_), nc.label))
+    withdrawals: list[Withdrawal] = []
+    for j, w in enumerate(sp.withdraw):
+        key = f"special.withdraw[{j}]"
+        if w.side not in sides:
+            raise ctx.err(f"{key}.side", f"unknown side {w.side!r} (sides: {', '.join(sides)})")
+        for i, uid in enumerate(w.units):
+            if uid not in units:
+                raise ctx.err(f"{key}.units[{i}]", f"no unit {uid!r} in this scenario")
+            if units[uid].side != w.side:
+                raise ctx.err(f"{key}.units[{i}]", f"{uid!r} is not a {w.side} unit")
+        t = w.turn if w.date is None else turn_of(w.date, f"{key}.date")
+        if t is None or not start_turn <= t <= sc.turns:
+            raise ctx.err(f"{key}.turn", f"turn {t} is outside the game")
+        withdrawals.append(Withdrawal(w.side, t, tuple(w.units), w.equivalent, w.count, w.label))
+    broken: set[Hexside] = set()
+    for i, (a, b) in enumerate(sp.destroyed_bridges):
+        hs = hexside(a, b)
+        if hs not in m.bridges:
+            raise ctx.err(
+                f"special.destroyed_bridges[{i}]", f"there is no bridge between {a} and {b}"
+            )
+        broken.add(hs)
+    return ScenarioRules(
+        fronts=tuple(fronts),
+        activation=tuple(activation),
+        half_mp=tuple(half),
+        no_crossing=tuple(crossing),
+        withdrawals=tuple(withdrawals),
+        destroyed_bridges=frozenset(broken),
+    )

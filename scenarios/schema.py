@@ -183,6 +183,7 @@ class UnitValues(Strict):
     cel: Annotated[int, Field(ge=1)] | None = None
     max_cel: Annotated[int, Field(ge=1)] | None = None
     stars: Annotated[list[Star], BeforeValidator(_none_to_empty_list)] = []
+    equipment: Text = ""  # Kursk: panther, ferdinand ... (17.1.3, 22.1.1)
 
 
 class CounterIn(UnitValues):
@@ -361,3 +362,154 @@ class SupplyTableIn(Strict):
     mp: dict[Text, Annotated[int, Field(ge=0)]]
     roads: list[Text] = []
     games: dict[Text, SupplyGameIn] = {}
+
+
+# --- game-specific rules (tables/<game>-rules.yaml: Kursk 17.0-22.0) ----------------------
+Dice = Annotated[int, Field(ge=1, le=6)]
+
+
+class RepairRuleIn(Strict):
+    side: Text
+    counters: Annotated[int, Field(ge=1)] = 1
+    types: list[UnitType] = []
+    excluded: list[Text] = []
+    cels: Annotated[int, Field(ge=1)] = 1
+
+
+class MinesRuleIn(Strict):
+    side: Text
+    first: dt.date
+    last: dt.date
+    dice: dict[Text, Annotated[int, Field(ge=0)]] = {}
+    hits: list[Dice] = []
+
+
+class FortifiedLineRuleIn(Strict):
+    owner: Text
+    cms: Annotated[int, Field(ge=0)] = 2
+    small_sp: Annotated[int, Field(ge=0)] = 4
+    small_cms: Annotated[int, Field(ge=0)] = 1
+    other_cms: Annotated[int, Field(ge=0)] = 1
+
+
+class BreakdownRuleIn(Strict):
+    side: Text
+    equipment: Text
+    hits: list[Dice] = []
+
+
+class GameRulesIn(Strict):
+    game: Text
+    source: Text
+    notes: Text = ""
+    fronts: list[Text] = []
+    repair: RepairRuleIn | None = None
+    mines: MinesRuleIn | None = None
+    fortified_line: FortifiedLineRuleIn | None = None
+    breakdown: BreakdownRuleIn | None = None
+
+
+# --- scenario-level special rules (`special:` keys the engine enforces) -------------------
+class AreaIn(Strict):
+    """A box of the map: `cols: [first, last]` and/or `rows: [first, last]`."""
+
+    cols: tuple[int, int] | None = None
+    rows: tuple[int, int] | None = None
+
+
+class GroupIn(Strict):
+    """Units named by id and/or formation; `label` names the group in messages."""
+
+    units: Annotated[list[Text], BeforeValidator(_none_to_empty_list)] = []
+    formations: Annotated[list[Text], BeforeValidator(_none_to_empty_list)] = []
+    label: Text = ""
+
+    @model_validator(mode="after")
+    def _some_units(self) -> GroupIn:
+        if not self.units and not self.formations:
+            raise ValueError("name the units (units: [...]) and/or formations (formations: [...])")
+        return self
+
+
+class WhenIn(Strict):
+    """A day: a turn number or a date of the scenario's calendar."""
+
+    turn: Annotated[int, Field(ge=1)] | None = None
+    date: dt.date | None = None
+
+
+class ActivationIn(GroupIn):
+    """`{units: [...], from: 1943-07-06}` (a date) or `from_turn: 2`: cannot move before."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    from_date: dt.date | None = Field(default=None, alias="from")
+    from_turn: Annotated[int, Field(ge=1)] | None = None
+
+    @model_validator(mode="after")
+    def _one_day(self) -> ActivationIn:
+        if (self.from_date is None) == (self.from_turn is None):
+            raise ValueError("give exactly one of from (a date) or from_turn")
+        return self
+
+
+class HalfMPIn(GroupIn):
+    """`{units: [...], dates: [1943-07-05]}`, `turns: [1]` and/or `arrival: true`."""
+
+    dates: Annotated[list[dt.date], BeforeValidator(_none_to_empty_list)] = []
+    turns: Annotated[list[Annotated[int, Field(ge=1)]], BeforeValidator(_none_to_empty_list)] = []
+    arrival: bool = False
+
+    @model_validator(mode="after")
+    def _when(self) -> HalfMPIn:
+        if not self.dates and not self.turns and not self.arrival:
+            raise ValueError("give dates, turns and/or arrival: true")
+        return self
+
+
+class NoCrossingIn(GroupIn):
+    """`{units: [...], hexsides: [[a, b], ...]}` and/or `feature: big-river` (every hexside
+    with that feature, within `area` when given)."""
+
+    hexsides: Annotated[list[tuple[HexRef, HexRef]], BeforeValidator(_none_to_empty_list)] = []
+    feature: Text | None = None
+    area: AreaIn | None = None
+
+    @model_validator(mode="after")
+    def _where(self) -> NoCrossingIn:
+        if not self.hexsides and self.feature is None:
+            raise ValueError("give hexsides: [[a, b], ...] and/or feature (with an area)")
+        return self
+
+
+class WithdrawalIn(Strict):
+    """`{side: german, date: 1943-07-12, units: [g-4pz], equivalent: true}`."""
+
+    side: Text
+    date: dt.date | None = None
+    turn: Annotated[int, Field(ge=1)] | None = None
+    units: Annotated[list[Text], Field(min_length=1)]
+    equivalent: bool = True
+    count: Annotated[int, Field(ge=1)] = 1
+    label: Text = ""
+
+    @model_validator(mode="after")
+    def _one_day(self) -> WithdrawalIn:
+        if (self.date is None) == (self.turn is None):
+            raise ValueError("give exactly one of date or turn")
+        return self
+
+
+class SpecialIn(Open):
+    """The keys of `special:` the engine enforces; any other key is kept as a note."""
+
+    fronts: Annotated[
+        dict[Text, Annotated[AreaIn, BeforeValidator(_none_to_empty_dict)]],
+        BeforeValidator(_none_to_empty_dict),
+    ] = {}
+    activation: Annotated[list[ActivationIn], BeforeValidator(_none_to_empty_list)] = []
+    half_mp: Annotated[list[HalfMPIn], BeforeValidator(_none_to_empty_list)] = []
+    no_crossing: Annotated[list[NoCrossingIn], BeforeValidator(_none_to_empty_list)] = []
+    withdraw: Annotated[list[WithdrawalIn], BeforeValidator(_none_to_empty_list)] = []
+    destroyed_bridges: Annotated[
+        list[tuple[HexRef, HexRef]], BeforeValidator(_none_to_empty_list)
+    ] = []

@@ -13,10 +13,22 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from engine.model import Cost, HexsideRow, RoadRow, SupplyTable, TerrainRow, TerrainTable
+from engine.model import (
+    BreakdownRule,
+    Cost,
+    FortifiedLineRule,
+    GameRules,
+    HexsideRow,
+    MinesRule,
+    RepairRule,
+    RoadRow,
+    SupplyTable,
+    TerrainRow,
+    TerrainTable,
+)
 from engine.wb95.crt import ResultTables, parse_tables
 from scenarios.errors import ScenarioError, from_validation
-from scenarios.schema import MoraleIn, SupplyTableIn, TableIn
+from scenarios.schema import GameRulesIn, MoraleIn, SupplyTableIn, TableIn
 from scenarios.yamlio import read_yaml_file
 
 PACKAGE_DIR = Path(__file__).parent
@@ -170,4 +182,74 @@ def _load_supply(game: str) -> SupplyTable:
         mp=dict(t.mp),
         roads=frozenset(t.roads),
         fixed_positions_supplied=bool(g and g.fixed_positions_supplied),
+    )
+
+
+_RULES_SUFFIX = "-rules.yaml"
+
+
+def rules_path(game: str) -> Path:
+    return TABLES_DIR / f"{game}{_RULES_SUFFIX}"
+
+
+def load_game_rules(game: str) -> GameRules:
+    """A game's own rules (Kursk 1943: 17.0-22.0) from `tables/<game>-rules.yaml`; a game
+    without such a file has none (Korsun)."""
+    return _load_game_rules(game)
+
+
+@cache
+def _load_game_rules(game: str) -> GameRules:
+    path = rules_path(game)
+    if not _ID.match(game) or not path.is_file():
+        return GameRules()
+    data = read_yaml_file(path)
+    try:
+        r = GameRulesIn.model_validate(data)
+    except ValidationError as e:
+        raise from_validation(e, str(path)) from None
+    if r.game != game:
+        raise ScenarioError(str(path), "game", f"is {r.game!r}, but the file is for {game!r}")
+    mines = None
+    if r.mines is not None:
+        m = r.mines
+        if m.last < m.first:
+            raise ScenarioError(str(path), "mines.last", f"{m.last} is before {m.first}")
+        unknown = [f for f in m.dice if f not in r.fronts]
+        if unknown:
+            raise ScenarioError(
+                str(path),
+                "mines.dice",
+                f"unknown front(s) {', '.join(unknown)} (fronts: {', '.join(r.fronts) or 'none'})",
+            )
+        mines = MinesRule(
+            side=m.side, first=m.first, last=m.last, dice=dict(m.dice), hits=frozenset(m.hits)
+        )
+    rp = r.repair
+    fl = r.fortified_line
+    bd = r.breakdown
+    return GameRules(
+        fronts=tuple(r.fronts),
+        repair=None
+        if rp is None
+        else RepairRule(
+            side=rp.side,
+            counters=rp.counters,
+            types=frozenset(rp.types),
+            excluded=frozenset(rp.excluded),
+            cels=rp.cels,
+        ),
+        mines=mines,
+        fortified_line=None
+        if fl is None
+        else FortifiedLineRule(
+            owner=fl.owner,
+            cms=fl.cms,
+            small_sp=fl.small_sp,
+            small_cms=fl.small_cms,
+            other_cms=fl.other_cms,
+        ),
+        breakdown=None
+        if bd is None
+        else BreakdownRule(side=bd.side, equipment=bd.equipment, hits=frozenset(bd.hits)),
     )

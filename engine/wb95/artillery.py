@@ -186,8 +186,7 @@ def _contributions(state: GameState, eng: Engagement, who: Who, ids: list[str]) 
         if near:
             why = f"{st.why}; next to the enemy, it shares the results (6.3.5)"
         else:
-            dist = min(grid.distance(u.hex, h) for h in eng.hexes(who))
-            why = f"{st.why}; from {dist} hex(es) away, no combat results (6.3.4)"
+            why = f"{st.why}; not next to the enemy, no combat results (6.3.4)"
         rule = "6.3.1, 6.6.1" if u.id in eng.defenders else "6.3.1"
         out.append(Support(u.id, "artillery", st.sp, why, rule, unit=u.id, takes_effects=near))
     return out
