@@ -6,6 +6,8 @@
     kessel run SCENARIO [--orders FILE|-] [--dice 3,4,6,1] [--seed N] [--json] [--save FILE]
                [--view SIDE|spectator|moderator]
     kessel moves SCENARIO UNIT [--orders FILE]   where a unit may move now, with costs
+    kessel validate PATH|ID      check a map, countersheet or scenario; list every problem
+    kessel buildmap ID [--check]  rebuild scenarios/maps/ID.yaml from its geography (docs/maps.md)
 
 Exit status: 0 ok, 1 a bad file or argument, 2 a rejected order.
 """
@@ -44,6 +46,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _scenarios()
         if args.command == "moves":
             return _moves(args)
+        if args.command == "validate":
+            return _validate(args.target)
+        if args.command == "buildmap":
+            from scenarios.mapbuild import main as buildmap
+
+            return buildmap([*args.ids, *(["--check"] if args.check else [])])
         from bot.local import play
 
         return play(getattr(args, "scenario", None))
@@ -78,7 +86,30 @@ def _parser() -> argparse.ArgumentParser:
     mv.add_argument("scenario")
     mv.add_argument("unit")
     mv.add_argument("--orders", help="orders to apply first")
+    bm = sub.add_parser("buildmap", help="rebuild a shipped map from its geography")
+    bm.add_argument("ids", nargs="+", metavar="ID", help="map id: korsun, kursk, prokhorovka")
+    bm.add_argument("--check", action="store_true", help="only check the map file is fresh")
+    va = sub.add_parser("validate", help="check a map, countersheet or scenario file")
+    va.add_argument("target", help="a file, or the id of a shipped scenario, map or countersheet")
     return p
+
+
+def _validate(target: str) -> int:
+    """Exit 0 when the file is good, 1 with every problem listed when it is not."""
+    from scenarios.errors import ScenarioError
+    from scenarios.validate import validate
+
+    try:
+        report = validate(target)
+    except ScenarioError as e:
+        raise SourceError(str(e)) from None
+    if report.ok:
+        print(f"{report.file}: {report.kind} ok")
+        return 0
+    for problem in report.problems:
+        print(problem, file=sys.stderr)
+    print(f"{report.file}: {len(report.problems)} problem(s)", file=sys.stderr)
+    return 1
 
 
 def _read_orders(ref: str | None) -> str:

@@ -28,6 +28,7 @@ from engine.view import MODERATOR, SPECTATOR, view, visible_events
 from engine.wb95 import flow
 from engine.wb95.control import victory_points
 from engine.wb95.sequence import PHASES
+from engine.wb95.victory import victory_standing
 from scenarios import ScenarioError, load_scenario, load_scenario_data
 from scenarios.yamlio import parse_yaml
 
@@ -139,6 +140,8 @@ def result_json(res: RunResult, viewer: str = MODERATOR) -> dict[str, Any]:
     out["sealed"] = vj["sealed"]
     out["bridges"] = vj["bridges"]
     out["bridge_works"] = vj["bridge_works"]
+    out["air"] = vj["air"]  # air missions in play (8.0), public once revealed
+    out["air_left"] = vj["air_left"]
     out["events"] = [e.to_json() for e in visible_events(res.record.events, viewer)]
     return out
 
@@ -161,6 +164,7 @@ def _result_json(res: RunResult) -> dict[str, Any]:
         "vp": victory_points(state),
         "over": state.over,
         "result": state.result,
+        "victory": victory_standing(state) if state.setup.victory_rules else None,
         "events": [e.to_json() for e in res.record.events],
         "rejected": res.rejected,
     }
@@ -275,6 +279,21 @@ def describe_event(e: Event) -> str:
     if k == "bridge_building_failed":
         return f"{d['hq']} fails to build the bridge {d['hexside']}: {d['reason']} (14.3.2)"
     if k in ("bridge_work_updated", "bridge_work_ended"):
+        return ""
+    if k == "mines":  # Kursk 18.1
+        return f"mines on the {d['front']} front: {d['faces']}, {d['note']} ({d['rule']})"
+    if k == "breakdown_roll":  # Kursk 22.1
+        lost = "loses a CEL" if d["lost"] else "no breakdown"
+        return f"{d['unit']} breakdown roll {d['face']}: {lost} ({d['rule']})"
+    if k == "repair_placed":  # Kursk 17.1.2
+        return f"{d['side']} puts the {d['front']} Repair counter on {d['unit']} ({d['rule']})"
+    if k == "repair_spoiled":
+        return f"{d['unit']} loses its Repair counter: {d['reason']} ({d['rule']})"
+    if k == "repaired":
+        return f"{d['unit']} is repaired: +{d['cels']} CEL ({d['rule']})"
+    if k == "withdrawn":
+        return f"{d['unit']} is withdrawn from the map: {d['reason']}"
+    if k in ("supply_steps", "unit_activity", "activity_cleared"):
         return ""
     if k == "game_ended":
         return f"game over: {d['reason']}; VPs {d['result'].get('vp')}"

@@ -236,7 +236,7 @@ class FortifiedLineRule:
     """19.0 Fortified Lines, built by `owner`: they halve the attackers' SPs (19.1.1) and
     give `cms` when more than half of the attacking SPs cross them (19.1.2), `small_cms`
     instead to defenders of `small_sp` SPs or less (19.1.3); the other side's units in a
-    fortified line get `other_cms` (19.1.4); @KFL."""
+    fortified line get `other_cms` (19.1.4); K57."""
 
     owner: str
     cms: int = 2
@@ -265,6 +265,157 @@ class GameRules:
     mines: MinesRule | None = None
     fortified_line: FortifiedLineRule | None = None
     breakdown: BreakdownRule | None = None
+
+
+# --- air (8.0; Kursk 21.0), loaded from scenarios/tables/air.yaml and a scenario's `air:` --
+
+# The missions of 8.2.1, by the names orders use, and the readable synonyms accepted.
+AIR_MISSIONS: tuple[str, ...] = (
+    "support-attack",  # offensive support 8.2.2, 8.2.3
+    "support-defence",  # defensive support 8.2.4, 8.2.5
+    "attack",  # air attack 8.2.6, 8.2.7
+    "object",  # object (bridge) destruction 8.2.8-8.2.10
+    "disorganize",  # Soviet movement disorganization 8.2.11-8.2.16
+    "river",  # river crossing attack 8.2.17-8.2.22
+    "supply",  # supply mission 8.2.23-8.2.26
+)
+AIR_MISSION_WORDS: Mapping[str, str] = {
+    **{m: m for m in AIR_MISSIONS},
+    "support": "support-attack",
+    "offensive": "support-attack",
+    "offensive-support": "support-attack",
+    "support-offensive": "support-attack",
+    "support-assault": "support-attack",
+    "attack-support": "support-attack",
+    "defensive": "support-defence",
+    "defensive-support": "support-defence",
+    "support-defense": "support-defence",
+    "defence": "support-defence",
+    "defense": "support-defence",
+    "defence-support": "support-defence",
+    "defense-support": "support-defence",
+    "air-attack": "attack",
+    "strike": "attack",
+    "bomb": "attack",
+    "objects": "object",
+    "bridge": "object",
+    "object-destruction": "object",
+    "objects-destruction": "object",
+    "disorganise": "disorganize",
+    "disorganization": "disorganize",
+    "disorganisation": "disorganize",
+    "movement-disorganization": "disorganize",
+    "movement-disorganisation": "disorganize",
+    "interdict": "disorganize",
+    "interdiction": "disorganize",
+    "river-crossing": "river",
+    "river-attack": "river",
+    "crossing": "river",
+    "airlift": "supply",
+    "air-supply": "supply",
+    "supply-drop": "supply",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class DisorganizeRule:
+    """Soviet movement disorganization as a game's edition prints it (8.2.11-8.2.16).
+    It hits units of the nations in `targets` (8.2.11); a mission needs `min_sp` SPs
+    (8.2.12); one side puts at most `max_sp_per_hex` SPs on a hex (Korsun 8.2.15; None: no
+    limit); it covers its hex and the hexes within `radius` (Kursk 8.2.13: 1); every hex it
+    covers costs +1 MP per SP (`per_sp`, Korsun 8.2.13) or per mission (Kursk 8.2.13) to
+    enter, and a unit that starts its move there loses as many MPs (8.2.14 / 8.2.16). With
+    `loss_from_sp` SPs on a hex, a unit moving through it or starting there rolls
+    `loss_dice` dice and loses a CEL on a total in `loss_hits` (Korsun 8.2.14, 8.2.16)."""
+
+    targets: frozenset[str] = frozenset()
+    min_sp: int = 1
+    max_sp_per_hex: int | None = None
+    radius: int = 0
+    per_sp: bool = True
+    loss_from_sp: int | None = None
+    loss_dice: int = 2
+    loss_hits: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, eq=False)
+class AirRules:
+    """8.0 as data (`scenarios/tables/air.yaml`): the strength of counters printed without
+    one, by nation (8.1.1 note 2; "*" for the others); the nations whose air may not fly
+    defensive support (8.2.5) and the ones that fly supply missions (8.2.23); minimum SPs
+    for an attack on objects (8.2.10) and a supply mission (8.2.24), the supply die faces
+    that fail (8.2.25); the hexside features that are big rivers for river crossing
+    attacks, the attacks per SP and the faces that hit (8.2.17-8.2.20); how far opposing
+    missions fight an air battle (8.1.8: same or adjacent hexes, 1); the game's edition of
+    movement disorganization; Kursk's limit of counters per hex (21.1.2) and what a white
+    star on an air counter gives (21.1.1: CMs in support, rows on AIR ATTACK)."""
+
+    counter_sp: Mapping[str, int] = field(default_factory=lambda: {"*": 5})
+    no_defensive_support: frozenset[str] = frozenset()
+    supply_nations: frozenset[str] = frozenset()
+    object_min_sp: int = 4
+    supply_min_sp: int = 7
+    supply_fail: frozenset[int] = frozenset({6})
+    river_features: frozenset[str] = frozenset()
+    river_attacks_per_sp: int = 2
+    river_hits: frozenset[int] = frozenset({6})
+    battle_radius: int = 1
+    disorganize: DisorganizeRule | None = None
+    max_counters_per_hex: int | None = None
+    white_star_cms: int = 0
+    white_star_rows: int = 0
+
+    def default_counter_sp(self, nation: str) -> int:
+        return self.counter_sp.get(nation, self.counter_sp.get("*", 5))
+
+
+@dataclass(frozen=True, eq=False)
+class AirCounter:
+    """An air counter (8.1.1): its SPs (printed, or 8.1.1 note 2's default) and stars."""
+
+    id: str
+    side: str
+    sp: int
+    stars: tuple[str, ...] = ()
+    name: str = ""
+    printed: bool = True  # False: no strength printed, `sp` is 8.1.1 note 2's
+
+
+@dataclass(frozen=True, eq=False)
+class AirSide:
+    """A side's air in a scenario (`air:`): an SP pool per turn that the player divides
+    freely into missions (8.1.1 note 1: `sp` by turn, `default_sp` for the turns not
+    listed), or counters (8.1.1), of which at most `fly` fly in a turn ("any two chosen air
+    counters"); air only from turn `first` to turn `last`; missions the scenario forbids
+    the side (Korsun: the Germans fly no movement disorganization); `supply`: the scenario
+    lets the side fly supply missions whatever its nation (8.2.23, K76), or forbids it."""
+
+    side: str
+    sp: Mapping[int, int] = field(default_factory=dict)
+    default_sp: int = 0
+    counters: tuple[AirCounter, ...] = ()
+    fly: int | None = None
+    first: int | None = None
+    last: int | None = None
+    forbid: frozenset[str] = frozenset()
+    supply: bool | None = None
+
+    def flies(self, turn: int) -> bool:
+        return (self.first is None or turn >= self.first) and (
+            self.last is None or turn <= self.last
+        )
+
+    def pool(self, turn: int) -> int:
+        """The SPs of the pool for `turn` (0 outside the scenario's air days)."""
+        if self.counters or not self.flies(turn):
+            return 0
+        return self.sp.get(turn, self.default_sp)
+
+    def counter(self, cid: str) -> AirCounter | None:
+        for c in self.counters:
+            if c.id == cid or c.id.lower() == cid.lower():
+                return c
+        return None
 
 
 # --- scenario-level special rules (`special:` in a scenario) ------------------------------
@@ -388,10 +539,14 @@ class Setup:
     calendar_start: dt.date | None = None
     control: Mapping[HexId, str] | None = None  # explicit initial control (4.3.1)
     victory: tuple[VictoryHex, ...] = ()
+    # The rest of `victory:` (cel_vp, link, levels, otherwise), JSON-plain: engine.wb95.victory.
+    victory_rules: Mapping[str, Any] = field(default_factory=dict)
     barrage: bool = False  # 6.5: only where the scenario allows it
     barrage_turns: tuple[int, ...] = ()  # 6.5.1: the turns it is allowed in; () = every turn
     ammo: Mapping[str, int] | None = None  # 6.5.7: Ammo Units per side; None = no limit
-    air: Mapping[str, Any] = field(default_factory=dict)
+    air: Mapping[str, Any] = field(default_factory=dict)  # the scenario's `air:` as written
+    air_sides: Mapping[str, AirSide] = field(default_factory=dict)  # ... as read (8.1.1)
+    air_rules: AirRules = field(default_factory=AirRules)  # 8.0 of the game (air.yaml)
     special: Mapping[str, Any] = field(default_factory=dict)
     results: Any = None  # the system's result tables (engine.wb95.crt.ResultTables)
     supply_table: SupplyTable = field(default_factory=SupplyTable)  # 10.1 (10.1.7, 7.3.7)

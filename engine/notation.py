@@ -38,9 +38,11 @@ from engine.orders import (
     Pass,
     Pursue,
     Reinforce,
+    Repair,
     Retreat,
     SetupChange,
     Strategic,
+    Withdraw,
 )
 
 __all__ = ["USAGE", "NotationError", "format_order", "parse_order", "parse_orders"]
@@ -80,6 +82,8 @@ USAGE: dict[str, str] = {
     ),
     "defend": "defend [stars UNIT...] [cms N] [support UNIT...]",
     "reinforce": "reinforce UNIT from VS-UNIT",
+    "repair": "repair UNIT [UNIT...]  or  repair none",
+    "withdraw": "withdraw UNIT [UNIT...]",
     "fire": "fire UNIT [UNIT...] -> HEX  or  fire UNIT [UNIT...] -> HEX/HEX (a bridge)",
     "barrage": "barrage UNIT [UNIT...] -> HEX",
     "fortify": "fortify UNIT [UNIT...]",
@@ -88,7 +92,8 @@ USAGE: dict[str, str] = {
     "enter": "enter UNIT [UNIT...] ZONE|HEX [HEX...]",
     "delay": "delay UNIT [UNIT...] ZONE|HEX",
     "leave": "leave UNIT [UNIT...] [HEX...]",
-    "air": "air COUNTER|SPs MISSION HEX",
+    "air": "air COUNTER|SPs MISSION HEX  (MISSION: support-attack support-defence attack "
+    "object disorganize river supply; object takes a bridge A/B)",
     "mask": "mask HEX on|off",
     "bridge": "bridge destroy HEX/HEX [by UNIT]  or  bridge build UNIT HEX/HEX",
     "losses": "losses UNIT [UNIT...]",
@@ -381,6 +386,18 @@ def _parse_strategic(args: list[str]) -> Order:
     return Strategic(units=_units("strategic", args))
 
 
+def _parse_repair(args: list[str]) -> Order:
+    if len(args) == 1 and args[0].lower() == "none":
+        return Repair(units=())
+    if not args:
+        raise _need("repair", "the units to repair, or 'none'")
+    return Repair(units=_units("repair", args))
+
+
+def _parse_withdraw(args: list[str]) -> Order:
+    return Withdraw(units=_units("withdraw", args))
+
+
 def _parse_losses(args: list[str]) -> Order:
     return Losses(units=_units("losses", args))
 
@@ -449,7 +466,11 @@ def _parse_air(args: list[str]) -> Order:
         raise _Problem(f"'{first}' is not an air counter id or SP amount (e.g. g-air1 or 4)")
     if not _WORD.match(mission):
         raise _Problem(f"'{mission}' is not an air mission (e.g. support-attack); {USAGE['air']}")
-    return Air(mission=mission.lower(), hex=_hex(where), counter=counter, amount=amount)
+    if "/" in where:  # 8.2.8: a bridge, named by its hexside
+        target = "/".join(_hexside(where))
+    else:
+        target = _hex(where)
+    return Air(mission=mission.lower(), hex=target, counter=counter, amount=amount)
 
 
 def _parse_mask(args: list[str]) -> Order:
@@ -537,6 +558,8 @@ _PARSERS: dict[str, Callable[[list[str]], Order]] = {
     "pursue": _parse_pursue,
     "defend": _parse_defend,
     "reinforce": _parse_reinforce,
+    "repair": _parse_repair,
+    "withdraw": _parse_withdraw,
     "pass": _parse_pass,
     "done": _parse_done,
 }
@@ -644,8 +667,10 @@ def format_order(order: Order) -> str:
         words += [*order.units, "->", order.target]
     elif isinstance(order, Reinforce):
         words += [order.unit, "from", order.source]
-    elif isinstance(order, Fortify | Strategic | Losses):
+    elif isinstance(order, Fortify | Strategic | Losses | Withdraw):
         words += order.units
+    elif isinstance(order, Repair):
+        words += order.units or ["none"]
     elif isinstance(order, SetupChange):
         words += [*order.units, order.mode]
     elif isinstance(order, Enter):

@@ -161,6 +161,23 @@ class Reinforce(Order):
 
 
 @dataclass(frozen=True)
+class Repair(Order):
+    """`repair UNIT [UNIT ...]` / `repair none`: answer the Repair decision of the Supply
+    Phase, putting a Repair counter on each unit named (one per front) or none (Kursk
+    17.1.2)."""
+
+    units: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Withdraw(Order):
+    """`withdraw UNIT [UNIT ...]`: take units off the map for good, as the scenario
+    requires on that day (e.g. Kursk: 4th Armoured Division on 12 July)."""
+
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Losses(Order):
     """`losses UNIT [UNIT ...]`: answer a losses decision, one CEL per listing."""
 
@@ -227,6 +244,8 @@ VERBS_BY_TYPE: dict[type[Order], str] = {
     Mask: "mask",
     Bridge: "bridge",
     Reinforce: "reinforce",
+    Repair: "repair",
+    Withdraw: "withdraw",
     Losses: "losses",
     Retreat: "retreat",
     Pursue: "pursue",

@@ -52,7 +52,7 @@ class UnitState:
     fired_at: tuple[int, int] | None = None
     barrage_at: tuple[int, int] | None = None
     shelled_at: tuple[int, int] | None = None
-    withdrawn: bool = False  # taken off the map for good by a scenario's withdrawal rule
+    withdrawn: int | None = None  # the turn a scenario's withdrawal took it off the map
 
     def mark_active(self, turn: int, phase: int) -> None:
         """It moved, fought, fired or supported: a disorganized unit's full turn of rest
@@ -132,9 +132,16 @@ class GameState:
     bridge_works: list[dict[str, Any]] = field(default_factory=list)
     # Ammo Units spent on barrages by each side (6.5.7, engine.wb95.artillery).
     ammo_used: dict[str, int] = field(default_factory=dict)
-    # Steps of the current Supply Phase still to run when it waits for a decision
-    # (engine.wb95.flow.supply_step, e.g. Kursk 17.0, 18.0, 22.0); empty otherwise.
-    supply_steps: list[str] = field(default_factory=list)
+    # Air (8.0, engine.wb95.air): the missions revealed in the last Air Phase, in play until
+    # the next one starts -- {"id", "side", "mission", "target", "sp", "counter", "stars",
+    # "turn", "phase", "status"} --; and what each side has flown in the current turn,
+    # {side: {"turn", "sp", "counters", "aborted"}} (8.1.5, 8.1.9).
+    air_missions: list[dict[str, Any]] = field(default_factory=list)
+    air_used: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # The current Supply Phase's registered steps (engine.wb95.flow.supply_step, e.g. Kursk
+    # 17.0, 18.0, 22.0) while they run or wait for a decision: {"side", "left": [names],
+    # "supplied": [the units that traced supply, 4.3.5]}; empty otherwise.
+    supply_steps: dict[str, Any] = field(default_factory=dict)
     # Kursk (engine.wb95.kursk): Repair counters on units (17.1.2), {"front", "unit", "hex",
     # "turn", "phase"}; and what each unit of the side that rolls for mines and breakdowns
     # did since that side's last Supply Phase (18.1.3, 22.1.1): unit -> ["attacked",
@@ -168,7 +175,9 @@ class GameState:
             bridge_control=dict(self.bridge_control),
             bridge_works=[dict(x) for x in self.bridge_works],
             ammo_used=dict(self.ammo_used),
-            supply_steps=list(self.supply_steps),
+            air_missions=copy.deepcopy(self.air_missions),
+            air_used=copy.deepcopy(self.air_used),
+            supply_steps=copy.deepcopy(self.supply_steps),
             repairs=[dict(x) for x in self.repairs],
             activity={k: list(v) for k, v in self.activity.items()},
         )
@@ -201,7 +210,9 @@ class GameState:
             "bridge_control": dict(sorted(self.bridge_control.items())),
             "bridge_works": [dict(x) for x in self.bridge_works],
             "ammo_used": dict(sorted(self.ammo_used.items())),
-            "supply_steps": list(self.supply_steps),
+            "air_missions": copy.deepcopy(self.air_missions),
+            "air_used": copy.deepcopy(dict(sorted(self.air_used.items()))),
+            "supply_steps": copy.deepcopy(self.supply_steps),
             "repairs": [dict(x) for x in self.repairs],
             "activity": {k: list(v) for k, v in sorted(self.activity.items())},
         }

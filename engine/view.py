@@ -29,7 +29,7 @@ from typing import Any
 from engine.core import Event
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
-from engine.wb95 import bridges, flow, masking, sealed
+from engine.wb95 import air, bridges, flow, masking, sealed
 from engine.wb95.control import victory_points
 from engine.wb95.sequence import PHASES
 
@@ -96,6 +96,11 @@ class View:
     sealed: tuple[dict[str, Any], ...] = ()  # the viewer's own sealed inputs (all: moderator)
     bridges: dict[str, dict[str, Any]] = field(default_factory=dict)  # 14.0, by "A/B"
     bridge_works: tuple[dict[str, Any], ...] = ()  # HQs building bridges (14.3.2)
+    # Air missions in play, public once revealed (8.0): id, side, mission, target (a hex or
+    # "A/B"), sp, counter, stars, status ("flying", "aborted", "done", "spent"); and what
+    # the viewer's side may still fly this turn (the moderator: every side's).
+    air: tuple[dict[str, Any], ...] = ()
+    air_left: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -194,6 +199,7 @@ def view(state: GameState, viewer: str) -> View:
     ph = PHASES[state.phase]
     date = setup.date_of(state.turn)
     bridge_sites, works = bridges.public_view(state, viewer)
+    air_missions, air_left = air.public_view(state, viewer)
     return View(
         viewer=viewer,
         scenario=setup.id,
@@ -218,6 +224,8 @@ def view(state: GameState, viewer: str) -> View:
         ),
         bridges=bridge_sites,
         bridge_works=tuple(works),
+        air=tuple(air_missions),
+        air_left=air_left,
     )
 
 
@@ -236,6 +244,7 @@ def visible_events(events: Iterable[Event], viewer: str) -> list[Event]:
 # spectator) learns only that they happened and how many units they concern.
 PRIVATE_REPORTS: dict[str, tuple[str, ...]] = {
     "supply_traced": ("supplied", "out_of_supply", "fixed_position"),
+    "unit_activity": ("moved", "attacked", "fortified_line"),  # Kursk 18.1.3, 22.1.1
 }
 
 

@@ -18,17 +18,20 @@ import datetime as dt
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from engine.hexgrid import Grid, HexId, Hexside, hexside, parse_hex
+from engine.hexgrid import Grid, HexId, HexIdError, Hexside, hexside, normalize, parse_hex
 from engine.model import (
+    AIR_MISSION_WORDS,
     DEFAULT_MOVE,
     Activation,
+    AirCounter,
+    AirSide,
     Area,
     Front,
     GameRules,
@@ -48,6 +51,7 @@ from engine.model import (
 from scenarios.errors import ScenarioError, from_validation
 from scenarios.schema import (
     ARTILLERY_TYPES,
+    AirSideIn,
     AreaIn,
     CountersheetIn,
     GroupIn,
@@ -61,6 +65,7 @@ from scenarios.schema import (
 )
 from scenarios.tables import (
     PACKAGE_DIR,
+    load_air_rules,
     load_game_rules,
     load_morale,
     load_results,
@@ -255,6 +260,8 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
     units, starts = _units(sc, ctx, mapdata, morale, start.turn, base_dir)
     _check_stacking(sc, ctx, mapdata, units, starts)
     _check_supply_units(sides, units, ctx)
+    special = dict(sc.special)
+    starts = _improved_fortifications(special, ctx, mapdata, units, starts, sides)
 
     victory: list[VictoryHex] = []
     if sc.victory is not None:
@@ -264,6 +271,11 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
             if v.side is not None and v.side not in sides:
                 raise ctx.err(f"{vkey}.side", f"unknown side {v.side!r} (sides: {sides_text})")
             victory.append(VictoryHex(hex=v.hex, vp=v.vp, side=v.side))
+    victory_rules = _victory_rules(sc, ctx, mapdata, sides, victory)
+    for j, g in enumerate(victory_rules.get("entered", [])):
+        for uid in g["units"]:
+            if uid not in units:
+                raise ctx.err(f"victory.entered[{j}].units", f"no unit {uid!r} in this scenario")
 
     calendar_start: dt.date | None = None if sc.calendar is None else sc.calendar.start
     game_rules = load_game_rules(sc.game)
@@ -292,12 +304,140 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
         calendar_start=calendar_start,
         control=_control(sc.control, ctx, grid, side_names),
         victory=tuple(victory),
+        victory_rules=victory_rules,
         **_barrage(sc, ctx, sides),
         air=dict(sc.air),
-        special=dict(sc.special),
+        air_sides=_air(sc, ctx, sides, units, calendar_start, start.turn),
+        air_rules=load_air_rules(sc.game),
+        special=special,
         rules=game_rules,
         scenario_rules=scenario_rules,
     )
+
+
+def _victory_rules(
+    sc: ScenarioIn,
+    ctx: _Ctx,
+    m: MapData,
+    sides: Mapping[str, SideSpec],
+    victory: list[VictoryHex],
+) -> dict[str, Any]:
+    """`victory:` beyond its hexes: every hex of each named city is worth 1 VP (added to
+    `victory`), and the levels, link and CEL VPs checked by engine.wb95.victory."""
+    v = sc.victory
+    if v is None:
+        return {}
+    known = ", ".join(sides)
+    for j, name in enumerate(v.cities):
+        place = _place_name(name, m, ctx, f"victory.cities[{j}]")
+        victory.extend(VictoryHex(hex=h, vp=1) for h, n in sorted(m.names.items()) if n == place)
+    places: dict[str, list[str]] = {}
+
+    def place_hexes(name: str, key: str) -> list[str]:
+        place = _place_name(name, m, ctx, key)
+        return places.setdefault(place, sorted(h for h, n in m.names.items() if n == place))
+
+    link: dict[str, Any] | None = None
+    if v.link is not None:
+        if v.link.side not in sides:
+            raise ctx.err("victory.link.side", f"unknown side {v.link.side!r} (sides: {known})")
+        for z in v.link.to_zones:
+            if z not in m.zones:
+                raise ctx.err("victory.link.to_zones", _unknown_zone(z, m))
+        link = {
+            "side": v.link.side,
+            "from": place_hexes(v.link.from_place, "victory.link.from"),
+            "to": sorted({h for z in v.link.to_zones for h in m.zones[z]}),
+        }
+    levels: list[dict[str, Any]] = []
+    for j, lv in enumerate(v.conditions):
+        key = f"victory.conditions[{j}]"
+        if lv.side not in sides:
+            raise ctx.err(f"{key}.side", f"unknown side {lv.side!r} (sides: {known})")
+        if lv.at_any_moment == lv.at_end:
+            raise ctx.err(key, "give exactly one of at_any_moment: true or at_end: true")
+        if lv.linked and link is None:
+            raise ctx.err(f"{key}.linked", "the scenario's victory has no link")
+        if lv.vp is None and lv.holds_all is None and not lv.linked:
+            raise ctx.err(key, "give vp, holds_all and/or linked: true")
+        levels.append(
+            {
+                "side": lv.side,
+                "result": lv.result,
+                "at_any_moment": lv.at_any_moment,
+                "vp": lv.vp,
+                "holds_all": None
+                if lv.holds_all is None
+                else [
+                    h
+                    for name in ([lv.holds_all] if isinstance(lv.holds_all, str) else lv.holds_all)
+                    for h in place_hexes(name, f"{key}.holds_all")
+                ],
+                "place": lv.holds_all,
+                "linked": lv.linked,
+            }
+        )
+    entered: list[dict[str, Any]] = []
+    for j, g in enumerate(v.entered):
+        if g.side not in sides:
+            raise ctx.err(f"victory.entered[{j}].side", f"unknown side {g.side!r} (sides: {known})")
+        entered.append({"side": g.side, "vp": g.vp, "units": list(g.units), "label": g.label})
+    return {
+        "cel_vp": v.cel_vp,
+        "unit_vp": v.unit_vp,
+        "entered": entered,
+        "link": link,
+        "levels": levels,
+        "otherwise": v.otherwise,
+    }
+
+
+def _improved_fortifications(
+    special: dict[str, Any],
+    ctx: _Ctx,
+    m: MapData,
+    units: Mapping[str, UnitSpec],
+    starts: list[UnitStart],
+    sides: Mapping[str, SideSpec],
+) -> list[UnitStart]:
+    """`special.improved_fortifications: {side, count, hexes}` (Korsuń 1944: "German
+    Player can freely place 30 counters of Improved Fortifications on the map"): the
+    side's placement, made before play and written into the scenario (docs/rulings.md).
+    At most `count` hexes, on the map, none holding an enemy unit; the side's units that
+    start there are in the IF (7.2)."""
+    raw = special.get("improved_fortifications")
+    if not isinstance(raw, dict):
+        return starts  # absent, or a plain note (`improved_fortifications: 30`)
+    key = "special.improved_fortifications"
+    if raw.get("side") not in sides:
+        raise ctx.err(key, f"give side ({', '.join(sides)}), count and hexes")
+    side = str(raw["side"])
+    count = raw.get("count", 0)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise ctx.err(f"{key}.count", f"{count!r} is not a number of markers")
+    hexes: list[str] = []
+    for j, h in enumerate(raw.get("hexes") or []):
+        try:
+            hx = normalize(str(h))
+        except HexIdError as e:
+            raise ctx.err(f"{key}.hexes[{j}]", str(e)) from None
+        if not m.grid.contains(hx):
+            raise ctx.err(f"{key}.hexes[{j}]", _off_map(hx, m.grid))
+        if hx in hexes:
+            raise ctx.err(f"{key}.hexes[{j}]", f"{hx} is listed twice")
+        hexes.append(hx)
+    if len(hexes) > count:
+        raise ctx.err(f"{key}.hexes", f"{len(hexes)} markers, more than the {count} allowed")
+    enemy = {st.hex for st in starts if st.hex is not None and units[st.id].side != side}
+    for j, hx in enumerate(hexes):
+        if hx in enemy:
+            raise ctx.err(f"{key}.hexes[{j}]", f"{hx} holds an enemy unit at setup")
+    special["improved_fortifications"] = {**raw, "hexes": hexes}
+    chosen = set(hexes)
+    return [
+        replace(st, fortification="if") if st.hex in chosen and units[st.id].side == side else st
+        for st in starts
+    ]
 
 
 def _barrage(sc: ScenarioIn, ctx: _Ctx, sides: Mapping[str, SideSpec]) -> dict[str, Any]:
@@ -319,6 +459,119 @@ def _barrage(sc: ScenarioIn, ctx: _Ctx, sides: Mapping[str, SideSpec]) -> dict[s
         "barrage_turns": tuple(sorted(set(b.turns))),
         "ammo": None if b.ammo is None else dict(b.ammo),
     }
+
+
+def _air(
+    sc: ScenarioIn,
+    ctx: _Ctx,
+    sides: Mapping[str, SideSpec],
+    units: Mapping[str, UnitSpec],
+    calendar: dt.date | None,
+    start_turn: int,
+) -> dict[str, AirSide]:
+    """`air:` -- each side's SP pool per turn or air counters (8.1.1), the days it has air,
+    the missions the scenario forbids it and whether it flies supply (docs/rulings.md
+    K78). A side not listed has no air."""
+    out: dict[str, AirSide] = {}
+    seen: dict[str, str] = {}
+    rules = load_air_rules(sc.game)  # 8.1.1 note 2: counters without printed strength
+    initials = [s[:1] for s in sides]
+    for side, raw in sc.air.items():
+        key = f"air.{side}"
+        if side not in sides:
+            known = ", ".join(sides)
+            raise ctx.err(key, f"unknown side {side!r} (sides: {known})")
+        if raw is None:
+            continue
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            raw = {"sp": raw}  # `soviet: 4`: 4 SPs every turn
+        elif isinstance(raw, list):
+            raw = {"counters": raw}  # `german: [{id: g-air1, sp: 8}, ...]`
+        try:
+            a = AirSideIn.model_validate(raw)
+        except ValidationError as e:
+            raise from_validation(e, ctx.file, ("air", side)) from None
+
+        def turn_of(value: int | dt.date, sub: str, _key: str = key) -> int:
+            if isinstance(value, int):
+                return value
+            if calendar is None:
+                raise ctx.err(f"{_key}.{sub}", "a date needs the scenario's calendar")
+            t = (value - calendar).days + 1
+            if not start_turn <= t <= sc.turns:
+                raise ctx.err(
+                    f"{_key}.{sub}",
+                    f"{value} is turn {t}, outside the game ({start_turn}-{sc.turns})",
+                )
+            return t
+
+        pools = [x for x in (a.sp, a.sp_per_turn) if x is not None]
+        if len(pools) > 1:
+            raise ctx.err(key, "give sp or sp_per_turn, not both")
+        pool = pools[0] if pools else None
+        if pool is not None and a.counters is not None:
+            raise ctx.err(
+                key,
+                "give an SP pool (sp, 8.1.1 note 1) or air counters (counters), not both",
+            )
+        by_turn: dict[int, int] = {}
+        default = a.default or 0
+        if isinstance(pool, int):
+            default = pool
+        elif isinstance(pool, dict):
+            for day, n in pool.items():
+                by_turn[turn_of(day, f"sp.{day}")] = n
+        counters: list[AirCounter] = []
+        nation = sides[side].nation
+        if isinstance(a.counters, int):
+            prefix = side[:1] if initials.count(side[:1]) == 1 else side
+            sp = rules.default_counter_sp(nation)
+            counters = [
+                AirCounter(id=f"{prefix}-air{i}", side=side, sp=sp, printed=False)
+                for i in range(1, a.counters + 1)
+            ]
+        elif a.counters is not None:
+            for c in a.counters:
+                sp = c.sp if c.sp is not None else rules.default_counter_sp(nation)
+                counters.append(
+                    AirCounter(
+                        id=c.id,
+                        side=side,
+                        sp=sp,
+                        stars=tuple(c.stars),
+                        name=c.name or c.id,
+                        printed=c.sp is not None,
+                    )
+                )
+        for c in counters:
+            if c.id in units:
+                raise ctx.err(f"{key}.counters", f"{c.id!r} is also a unit id")
+            if c.id in seen:
+                raise ctx.err(f"{key}.counters", f"duplicate air counter id {c.id!r}")
+            seen[c.id] = side
+        forbid: set[str] = set()
+        for j, word in enumerate(a.forbid):
+            m = AIR_MISSION_WORDS.get(word.lower())
+            if m is None:
+                known = ", ".join(dict.fromkeys(AIR_MISSION_WORDS.values()))
+                raise ctx.err(f"{key}.forbid[{j}]", f"unknown air mission {word!r} ({known})")
+            forbid.add(m)
+        first = None if a.first is None else turn_of(a.first, "first")
+        last = None if a.last is None else turn_of(a.last, "last")
+        if first is not None and last is not None and last < first:
+            raise ctx.err(f"{key}.last", f"turn {last} is before the first, {first}")
+        out[side] = AirSide(
+            side=side,
+            sp=by_turn,
+            default_sp=default,
+            counters=tuple(counters),
+            fly=a.fly,
+            first=first,
+            last=last,
+            forbid=frozenset(forbid),
+            supply=a.supply,
+        )
+    return out
 
 
 # --- maps (DESIGN §3) ----------------------------------------------------------------------

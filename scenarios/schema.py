@@ -267,8 +267,50 @@ class VictoryHexIn(Strict):
     side: Text | None = None
 
 
+class VictoryLinkIn(Strict):
+    """A line of linked hexes the side must hold (Korsuń option II, Deblockade)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    side: Text
+    from_place: Text = Field(alias="from")
+    to_zones: Annotated[list[Text], Field(min_length=1)]
+
+
+class VictoryLevelIn(Strict):
+    """One result and its test (engine/wb95/victory.py): `vp` reached, `holds_all` the
+    hexes of a named place, `linked` (the scenario's link); checked at any moment (an
+    automatic victory) or at the end."""
+
+    side: Text
+    result: Text
+    at_any_moment: bool = False
+    at_end: bool = False
+    vp: Annotated[int, Field(ge=0)] | None = None
+    holds_all: Text | list[Text] | None = None  # a place, or places all held (Prokhorovka)
+    linked: bool = False
+
+
+class EnteredIn(Strict):
+    """`{side: german, vp: 3, label: II MOT, units: [...]}`: `side` scores `vp` once any of
+    the (enemy) `units` is or was on the map."""
+
+    side: Text
+    vp: Annotated[int, Field(ge=0)]
+    units: Annotated[list[Text], Field(min_length=1)]
+    label: Text = ""
+
+
 class VictoryIn(Open):
     hexes: Annotated[list[VictoryHexIn], BeforeValidator(_none_to_empty_list)] = []
+    cities: Annotated[list[Text], BeforeValidator(_none_to_empty_list)] = []  # 1 VP a hex
+    cel_vp: Annotated[int, Field(ge=0)] = 0  # VPs per enemy CEL destroyed
+    unit_vp: Annotated[int, Field(ge=0)] = 0  # Kursk: VPs per enemy unit eliminated
+    # Kursk: VPs to `side` for each group of enemy units that has entered the map ("each
+    # STAWKA reserve corps/army entered: 3 VPs").
+    entered: Annotated[list[EnteredIn], BeforeValidator(_none_to_empty_list)] = []
+    link: VictoryLinkIn | None = None
+    conditions: Annotated[list[VictoryLevelIn], BeforeValidator(_none_to_empty_list)] = []
+    otherwise: Text = ""  # "draw", "more VPs", or a result
 
 
 class BarrageIn(Strict):
@@ -513,3 +555,118 @@ class SpecialIn(Open):
     destroyed_bridges: Annotated[
         list[tuple[HexRef, HexRef]], BeforeValidator(_none_to_empty_list)
     ] = []
+
+
+# --- air (8.0): a scenario's `air:` and tables/air.yaml -----------------------------------
+NonNeg = Annotated[int, Field(ge=0)]
+
+
+def to_turnish(value: object) -> int | dt.date:
+    """A turn number (1 or more) or a date of the scenario's calendar (`1944-01-24`)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a turn or a date")
+    if isinstance(value, int):
+        if value < 1:
+            raise ValueError(f"turn {value}: turns are numbered from 1")
+        return value
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise ValueError(f"{value!r} is not a turn number or a date (YYYY-MM-DD)")
+
+
+Turnish = Annotated[int | dt.date, PlainValidator(to_turnish)]
+
+
+class AirCounterIn(Strict):
+    """An air counter (8.1.1): `sp` as printed (none: 8.1.1 note 2's 5, Soviet 4) and its
+    stars (Kursk 21.1.1: white)."""
+
+    id: Annotated[Text, Field(min_length=1)]
+    name: Text = ""
+    sp: Annotated[int, Field(ge=1)] | None = None
+    stars: Annotated[list[Star], BeforeValidator(_none_to_empty_list)] = []
+
+
+class AirSideIn(Strict):
+    """One side's entry under `air:` (docs/rulings.md K78).
+
+    - `sp`: an SP pool per turn to divide freely into missions (8.1.1 note 1): one number
+      for every turn, or `{turn or date: SPs}` (turns not listed: `default`, else 0).
+      `sp_per_turn` is the same as a single number.
+    - `counters`: air counters (8.1.1): a number of counters without printed strength
+      (8.1.1 note 2), or a list `{id, sp, stars}`; `fly`: at most so many fly in a turn
+      ("any two chosen air counters").
+    - `first` / `last`: the first and last turn (or date) with air ("VII 5 - VII 23").
+    - `forbid`: missions the scenario forbids the side ("German Player cannot block
+      movement of Red Army's forces with his air": `forbid: [disorganize]`).
+    - `supply`: true lets the side fly supply missions although its nation is not one of
+      8.2.23's (false forbids them)."""
+
+    sp: NonNeg | dict[Turnish, NonNeg] | None = None
+    sp_per_turn: NonNeg | None = None
+    default: NonNeg | None = None
+    counters: NonNeg | list[AirCounterIn] | None = None
+    fly: Annotated[int, Field(ge=1)] | None = None
+    first: Turnish | None = None
+    last: Turnish | None = None
+    forbid: Annotated[list[Text], BeforeValidator(_none_to_empty_list)] = []
+    supply: bool | None = None
+
+
+class AirLossIn(Strict):
+    from_sp: Annotated[int, Field(ge=1)]
+    dice: Annotated[int, Field(ge=1)] = 2
+    hits: list[Annotated[int, Field(ge=1)]]
+
+
+class AirDisorganizeIn(Strict):
+    targets: list[Text]
+    min_sp: Annotated[int, Field(ge=1)] = 1
+    max_sp_per_hex: Annotated[int, Field(ge=1)] | None = None
+    radius: NonNeg = 0
+    per: Literal["sp", "mission"] = "sp"
+    loss: AirLossIn | None = None
+
+
+class AirWhiteStarIn(Strict):
+    cms: NonNeg = 1
+    rows: NonNeg = 1
+
+
+class AirGameIn(Strict):
+    disorganize: AirDisorganizeIn | None = None
+    river_features: list[Text] = []
+    max_counters_per_hex: Annotated[int, Field(ge=1)] | None = None
+    white_star: AirWhiteStarIn | None = None
+
+
+class AirMinDiceIn(Strict):
+    min_sp: Annotated[int, Field(ge=1)]
+    fail: list[Dice] = []
+
+
+class AirRiverIn(Strict):
+    attacks_per_sp: Annotated[int, Field(ge=1)] = 2
+    hits: list[Dice] = []
+
+
+class AirTableIn(Strict):
+    """`tables/air.yaml`: 8.0 as data, the parts that differ per game under `games`."""
+
+    source: Text
+    notes: Text = ""
+    counter_sp: dict[Text, Annotated[int, Field(ge=1)]]
+    no_defensive_support: list[Text] = []
+    supply_nations: list[Text] = []
+    object_min_sp: Annotated[int, Field(ge=1)] = 4
+    supply: AirMinDiceIn
+    river: AirRiverIn
+    battle_radius: NonNeg = 1
+    games: dict[Text, AirGameIn]

@@ -14,8 +14,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.model import (
+    AirRules,
     BreakdownRule,
     Cost,
+    DisorganizeRule,
     FortifiedLineRule,
     GameRules,
     HexsideRow,
@@ -28,7 +30,7 @@ from engine.model import (
 )
 from engine.wb95.crt import ResultTables, parse_tables
 from scenarios.errors import ScenarioError, from_validation
-from scenarios.schema import GameRulesIn, MoraleIn, SupplyTableIn, TableIn
+from scenarios.schema import AirTableIn, GameRulesIn, MoraleIn, SupplyTableIn, TableIn
 from scenarios.yamlio import read_yaml_file
 
 PACKAGE_DIR = Path(__file__).parent
@@ -252,4 +254,64 @@ def _load_game_rules(game: str) -> GameRules:
         breakdown=None
         if bd is None
         else BreakdownRule(side=bd.side, equipment=bd.equipment, hits=frozenset(bd.hits)),
+    )
+
+
+AIR_FILE = TABLES_DIR / "air.yaml"
+
+
+def load_air_rules(game: str) -> AirRules:
+    """8.0 as data for a game (`tables/air.yaml`): the system's values and the game's own
+    edition of movement disorganization, its big rivers, Kursk's 21.0. A game the file
+    does not list gets the system's values with no movement disorganization."""
+    return _load_air_rules(game)
+
+
+@cache
+def _load_air_rules(game: str) -> AirRules:
+    data = read_yaml_file(AIR_FILE)
+    try:
+        t = AirTableIn.model_validate(data)
+    except ValidationError as e:
+        raise from_validation(e, str(AIR_FILE)) from None
+    nations = set(load_morale())
+    named = [*t.counter_sp, *t.no_defensive_support, *t.supply_nations]
+    for g in t.games.values():
+        if g.disorganize is not None:
+            named.extend(g.disorganize.targets)
+    unknown = sorted({n for n in named if n != "*" and n not in nations})
+    if unknown:
+        raise ScenarioError(str(AIR_FILE), "(nations)", f"unknown nation(s) {', '.join(unknown)}")
+    g = t.games.get(game)
+    d = None if g is None else g.disorganize
+    disorganize = (
+        None
+        if d is None
+        else DisorganizeRule(
+            targets=frozenset(d.targets),
+            min_sp=d.min_sp,
+            max_sp_per_hex=d.max_sp_per_hex,
+            radius=d.radius,
+            per_sp=d.per == "sp",
+            loss_from_sp=None if d.loss is None else d.loss.from_sp,
+            loss_dice=2 if d.loss is None else d.loss.dice,
+            loss_hits=frozenset() if d.loss is None else frozenset(d.loss.hits),
+        )
+    )
+    star = None if g is None else g.white_star
+    return AirRules(
+        counter_sp=dict(t.counter_sp),
+        no_defensive_support=frozenset(t.no_defensive_support),
+        supply_nations=frozenset(t.supply_nations),
+        object_min_sp=t.object_min_sp,
+        supply_min_sp=t.supply.min_sp,
+        supply_fail=frozenset(t.supply.fail),
+        river_features=frozenset(() if g is None else g.river_features),
+        river_attacks_per_sp=t.river.attacks_per_sp,
+        river_hits=frozenset(t.river.hits),
+        battle_radius=t.battle_radius,
+        disorganize=disorganize,
+        max_counters_per_hex=None if g is None else g.max_counters_per_hex,
+        white_star_cms=0 if star is None else star.cms,
+        white_star_rows=0 if star is None else star.rows,
     )

@@ -5,6 +5,8 @@ replaying the events rebuilds the state; views never name hidden enemy units."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,14 +39,19 @@ def test_self_play_keeps_the_invariants(scenario_id: str, seed: int, data: st.Da
         if not isinstance(result, Applied):
             assert rec.state.snapshot() == before
             continue
-        lost: dict[str, int] = {}
+        change: Counter[str] = Counter()  # CELs move only through these events
         for e in result.events:
             if e.kind == "cel_lost":
-                lost[e.data["unit"]] = lost.get(e.data["unit"], 0) + 1
+                change[e.data["unit"]] -= 1
+            elif e.kind == "repaired":  # 17.1.2
+                change[e.data["unit"]] += int(e.data["cels"])
+            elif e.kind == "reinforced":  # 15.3.3
+                change[e.data["unit"]] += 1
+                change[e.data["source"]] -= 1
             if e.kind == "combat_resolved":
                 assert e.data["column"] in COLUMNS
         for u in rec.state.units.values():
-            assert cels[u.id] - u.cel == lost.get(u.id, 0)
+            assert u.cel - cels[u.id] == change.get(u.id, 0)
         if rec.state.phase != phase:
             assert not overstacked(rec.state)
         for viewer in setup.sides:

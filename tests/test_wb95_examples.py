@@ -869,3 +869,17 @@ def test_5_3_6_a_retreat_may_pass_but_not_end_in_a_full_hex() -> None:
         setup, "attack g-a -> 0505", "soviet: retreat s-a 0404 0304", "german: pass", dice=(3, 4)
     )
     assert rec.state.units["s-a"].hex == "0304" and cels_lost(rec) == []
+
+
+def test_e41_13_1_1_soviet_armoured_corps_counts_its_artillery() -> None:
+    """K55: three units of a Soviet tank corps, one of them its towed artillery
+    supporting from range, give +1; a rifle division's do not."""
+    units: list[dict[str, Any]] = [
+        {"id": "s-t1", "hex": "0604", "type": "arm", "sp": 4, "formation": "18TC"},
+        {"id": "s-t2", "hex": "0605", "type": "arm", "sp": 4, "formation": "18TC"},
+        {"id": "s-art", "hex": "0804", "type": "art", "sp": [4, 2], "formation": "18TC"},
+        {"id": "g-a", "hex": "0505", "sp": 8},
+    ]
+    setup = scenario(units, start=SOVIET_COMBAT)
+    rec = play(setup, "attack s-t1 s-t2 -> 0505 support s-art", dice=(6, 6))
+    assert any("tactical concentration: 3 units of 18TC" in x for x in resolved(rec)["explanation"])

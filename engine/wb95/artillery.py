@@ -290,12 +290,16 @@ def fire_on_hex(
     rule: str,
     *,
     immune: bool = False,
+    row_shift: int = 0,
+    shift_why: str = "",
 ) -> None:
     """6.4.2 (b)-(d): total the SPs, less twice the terrain CMs of the target hex, roll 2K6
     and read `table`; then apply the result to the enemy units in `target` (R7: 0 SPs or
     fewer have no effect, the fire is still spent). `immune`: the units fired at cannot be
-    attacked directly in this Combat Phase (6.4.5). The event `fire_resolved` marks the
-    firing units as having fired (6.1.4), and for `mode` "barrage" spends their AUs."""
+    attacked directly in this Combat Phase (6.4.5). `row_shift`: read that many rows
+    further down the table, for `shift_why` (a white-star air counter, Kursk 21.1.1). The
+    event `fire_resolved` marks the firing units as having fired (6.1.4), and for `mode`
+    "barrage" spends their AUs."""
     state = ctx.state
     total = sum(s.sp for s in sources)
     cms = terrain_cms(state, target)
@@ -306,9 +310,11 @@ def fire_on_hex(
     )
     faces = ctx.roll(2, f"{mode} fire at {target} ({rule})")
     roll = sum(faces)
-    result = fire_lookup(table, used, roll)
+    result = fire_lookup(table, used, roll, row_shift)
     if result is None:
         explanation.append(f"{used} SPs: no effect (R7)")
+    elif row_shift:
+        explanation.append(f"{row_shift} row(s) further down the table: {shift_why}")
     ctx.emit(
         "fire_resolved",
         side=side,

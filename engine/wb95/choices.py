@@ -12,6 +12,7 @@ from typing import Literal
 from engine import orders as o
 from engine.state import GameState
 from engine.wb95 import flow
+from engine.wb95.air import mission_options
 from engine.wb95.artillery import (
     barrage_targets,
     fire_targets,
@@ -21,6 +22,7 @@ from engine.wb95.artillery import (
 from engine.wb95.combat import attack_options, engagement
 from engine.wb95.game import legal_moves
 from engine.wb95.reinforcements import legal_delays, legal_entries
+from engine.wb95.scenario_rules import owed
 
 
 def candidate_orders(state: GameState, side: str, limit: int = 12) -> list[o.Order]:
@@ -47,8 +49,12 @@ def candidate_orders(state: GameState, side: str, limit: int = 12) -> list[o.Ord
             o.Barrage(units=tuple(units), target=h)
             for h, units in list(barrage_targets(state, side).items())[:2]
         )
+    elif kind == "air":  # 8.0: a few missions for the side's counters or SP pool
+        out.extend(mission_options(state, side))
     if kind in ("movement", "strategic"):
         out.extend(_entries(state, side))
+    for _, n, can in owed(state, side):  # a scenario's withdrawal due today
+        out.append(o.Withdraw(units=tuple(u.id for u in can[:n])))
     out.append(o.Done())
     return out[-limit:]
 
@@ -137,6 +143,9 @@ def _answers(state: GameState, kind: str, options: dict, info: dict) -> list[o.O
         for first in options["first"]:
             out.append(o.Pursue(unit=unit, path=(first,)))
         return out
+    if kind == "repair":  # Kursk 17.1.2: a counter on the first unit of each front, or none
+        first = tuple(units[0] for units in options["fronts"].values())
+        return [o.Repair(units=first), o.Repair()]
     if kind == "defence":
         answers: list[o.Order] = [o.Pass(), o.Defend(stars=tuple(sorted(options["abilities"])))]
         backing = options.get("support", {}).get("artillery", [])

@@ -27,7 +27,7 @@ from engine import orders as o
 from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.state import GameState, UnitState
-from engine.wb95 import flow, hq_cms, special, supply
+from engine.wb95 import flow, fortified_lines, hq_cms, special, supply
 from engine.wb95.crt import (
     COLUMNS,
     Shift,
@@ -74,9 +74,10 @@ def unable_to_attack(state: GameState, u: UnitState) -> Why | None:
 
 
 def fortified(state: GameState, u: UnitState) -> bool:
-    """In field or improved fortifications or a fixed position: such units need not attack
-    (7.1.11, 7.2.1, 7.3.5)."""
-    return u.fortification in ("ff", "if") or in_fixed_position(state, u.hex)
+    """In field or improved fortifications, a fixed position or (Kursk) a fortified line:
+    such units need not attack (7.1.11, 7.2.1, 7.3.5; 19.1, K57)."""
+    fixed = in_fixed_position(state, u.hex) or fortified_lines.in_line(state, u.hex)
+    return u.fortification in ("ff", "if") or fixed
 
 
 def in_fixed_position(state: GameState, h: HexId | None) -> bool:
@@ -256,7 +257,8 @@ class Support:
     the map that fires, if any: it has fired for this Combat Phase (6.1.4) and counts for
     its formation's tactical concentration (13.1.5). `takes_effects`: it shares the side's
     combat results -- losses, retreat, disorganization -- but never pursues (6.3.4, 6.3.5,
-    5.6.3)."""
+    5.6.3). `cms`: column shifts it gives its side besides its SPs (a white-star air
+    counter, Kursk 21.1.1)."""
 
     source: str
     kind: str
@@ -265,6 +267,7 @@ class Support:
     rule: str
     unit: str | None = None
     takes_effects: bool = False
+    cms: int = 0
 
     def line(self, state: GameState) -> dict[str, Any]:
         hex_ = state.units[self.unit].hex if self.unit else None
@@ -277,6 +280,7 @@ class Support:
             "why": self.why,
             "rule": self.rule,
             "takes_effects": self.takes_effects,
+            "cms": self.cms,
         }
 
 
@@ -552,7 +556,10 @@ def situation(
         if f in table.hexsides
     )
     fortified_here = any(u.fortification for u in defenders if u.hex == counted)
-    return special.Situation(attackers, defenders, fortified_here or fp.applies, big)
+    fl = fortified_lines.assess(state, attackers, defenders, counted)  # R20: FL too
+    return special.Situation(
+        attackers, defenders, fortified_here or fp.applies or fl.fortified, big
+    )
 
 
 def _counted_hex(state: GameState, defenders: list[UnitState], targets: list[HexId]) -> HexId:
@@ -625,6 +632,8 @@ def _shifts(
     elif fp.rear:
         why = f"fixed position attacked mostly from the rear: as field fortifications ({ff})"
         shifts.append(Shift(ff, why, "defender", "7.3.4"))
+    elif (fl := fortified_lines.assess(state, attackers, defenders, counted, att_sp)).replaces_ff:
+        shifts.append(Shift(fl.cms, fl.why, "defender", fl.rule))  # 19.1.2-19.1.4, K57
     elif any(u.fortification == "if" for u in here):
         shifts.append(Shift(IF_CMS, f"improved fortifications at {counted}", "defender", "7.2.1"))
     elif any(u.fortification == "ff" for u in here):
@@ -658,13 +667,23 @@ def _concentration(state: GameState, units: list[UnitState]) -> dict[str, int]:
         spec = state.setup.units[u.id]
         if not spec.formation:
             continue
-        if spec.nation in ("soviet", "guards") and spec.type not in SOVIET_CORPS_TYPES:
+        if spec.nation in SOVIET_NATIONS and not _soviet_corps(state, spec.formation):
             continue  # 13.1.1: Soviet TC is for armoured / mechanized corps
         counts[spec.formation] = counts.get(spec.formation, 0) + 1
     return {f: n for f, n in sorted(counts.items()) if n >= 3}
 
 
+SOVIET_NATIONS = frozenset({"soviet", "guards"})
 SOVIET_CORPS_TYPES = frozenset({"arm", "mech", "mot", "recon", "ag", "sp-art"})
+
+
+def _soviet_corps(state: GameState, formation: str) -> bool:
+    """A Soviet formation is an armoured/mechanized corps (13.1.1) when most of its units
+    in the scenario are armoured or mechanized; then all of them count, its organic
+    artillery included (13.1.5, K55)."""
+    members = [s for s in state.setup.units.values() if s.formation == formation]
+    corps = [s for s in members if s.type in SOVIET_CORPS_TYPES]
+    return 2 * len(corps) > len(members)
 
 
 def roll_combat(ctx: Ctx) -> None:
@@ -696,6 +715,9 @@ def roll_combat(ctx: Ctx) -> None:
         halved = halve(front)
         attack_total = attack_total - front + halved
         notes.append(f"{front} SPs attacking through the fixed position count {halved} (7.3.2, R5)")
+    elif (fl := fortified_lines.assess(state, attackers, defenders, counted, att_sp)).front:
+        attack_total, note = fortified_lines.halve_attack(attack_total, att_sp, att_support, fl)
+        notes.append(note)  # 19.1.1: like a fixed position
     defence_total = sum(def_sp.values()) + sum(b.sp for b in backing["defender"])
     lone = all(lone_unit(state, u) for u in defenders)
     sit = situation(state, attackers, defenders, targets)
@@ -709,6 +731,8 @@ def roll_combat(ctx: Ctx) -> None:
     else:
         initial = initial_column(attack_total, defence_total)
         shifts = _shifts(state, attackers, defenders, counted, att_sp, fp, helpers)
+        for who in WHO:  # support that brings CMs (Kursk 21.1.1)
+            shifts.extend(Shift(b.cms, b.source, who, b.rule) for b in backing[who] if b.cms)
         if extra.attacker:
             shifts.append(Shift(extra.attacker, "special units (below)", "attacker", "15.0"))
         if extra.defender:

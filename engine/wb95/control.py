@@ -119,6 +119,14 @@ def control_changes(
 
 
 def victory_points(state: GameState) -> dict[str, int]:
+    """VPs now: controlled victory hexes and, where the scenario counts them, enemy CELs
+    destroyed (engine.wb95.victory)."""
+    from engine.wb95.victory import victory_standing  # victory builds on this module
+
+    return dict(victory_standing(state)["vp"])
+
+
+def city_points(state: GameState) -> dict[str, int]:
     """VPs for controlled victory hexes (the scenario's `victory` list)."""
     vp = {s: 0 for s in state.setup.sides}
     for v in state.setup.victory:

@@ -455,12 +455,15 @@ def lookup(tables: ResultTables, column: int, roll: int) -> CombatResult:
     return tables.combat[roll][column]
 
 
-def fire_lookup(table: FireTable, sp: int, roll: int) -> FireResult | None:
+def fire_lookup(table: FireTable, sp: int, roll: int, shift: int = 0) -> FireResult | None:
     """The cell for `sp` SPs used (after the doubled terrain CMs, 6.4.2, 8.2.7) and a roll
-    2..12. None when `sp` <= 0: no effect, though the attack is spent (R7, A-32)."""
+    2..12, `shift` rows further down the table, never past its last row (a white-star air
+    counter, Kursk 21.1.1). None when `sp` <= 0: no effect, though the attack is spent (R7,
+    A-32)."""
     if roll not in ROLLS:
         raise ValueError(f"roll {roll} is not 2..12; clamp it first (R6)")
     row = table.band_index(sp)
     if row is None:
         return None
+    row = max(0, min(row + shift, len(table.rows) - 1))
     return table.rows[row][roll - ROLLS[0]]

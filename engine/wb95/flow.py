@@ -13,10 +13,12 @@ each phase ends (`at_phase_end`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from engine.core import Ctx
+from engine.core import Ctx, Event
 from engine.state import GameState
 from engine.wb95.control import control_changes, victory_points
+from engine.wb95.reducer import on
 from engine.wb95.sequence import PHASES, TITLES, Phase, actors
 from engine.wb95.supply import supply_phase
 from engine.wb95.zoc import in_enemy_zoc, zoc_map
@@ -50,7 +52,7 @@ def skip_reason(state: GameState) -> str | None:
     if ph.kind == "air":
         if not any(setup.air.get(s) for s in setup.sides):
             return "no air units in this scenario (8.0)"
-        return None
+        return next((r for check in AIR_CHECKS if (r := check(state))), None)
     if ph.kind == "barrage":
         if not setup.barrage:
             return "the scenario does not allow barrage (6.5)"
@@ -137,6 +139,8 @@ def enter_phase(ctx: Ctx, index: int) -> None:
         )
         if ph.kind == "supply":
             run_supply_phase(ctx)
+            if ctx.state.pending:
+                return  # a step waits for a player's decision (K6, K56)
         else:
             reason = skip_reason(ctx.state)
             if reason is None:
@@ -193,14 +197,113 @@ def run_supply_phase(ctx: Ctx) -> None:
     changes = control_changes(ctx.state, side, outcome.surrendered, outcome.supplied)
     if changes:
         ctx.emit("control_changed", side=side, changes=dict(sorted(changes.items())))
+    steps = [s.name for s in SUPPLY_STEPS if s.applies(ctx.state, side)]
+    if steps:
+        supplied = sorted(outcome.supplied - outcome.surrendered)
+        ctx.emit("supply_steps", side=side, left=steps, supplied=supplied)
+        run_supply_steps(ctx)
+
+
+@dataclass(frozen=True)
+class SupplyStep:
+    """A step a rule module adds to the Supply Phase (after R9 and hex control), e.g. the
+    Kursk rules 17.0, 18.0 and 22.0. `applies(state, side)` says whether it has anything
+    to do in `side`'s Supply Phase; `run(ctx, side, supplied)` does it -- `supplied` being
+    the units that traced supply in this phase -- and may open a pending decision: the
+    phase then waits for the answer and goes on with the next step (`resume_supply_phase`,
+    docs/rulings.md K56)."""
+
+    name: str
+    applies: Callable[[GameState, str], bool]
+    run: Callable[[Ctx, str, frozenset[str]], None]
+
+
+SUPPLY_STEPS: list[SupplyStep] = []
+
+
+def supply_step(step: SupplyStep) -> SupplyStep:
+    if any(s.name == step.name for s in SUPPLY_STEPS):
+        raise RuntimeError(f"two Supply Phase steps named '{step.name}'")
+    SUPPLY_STEPS.append(step)
+    return step
+
+
+def run_supply_steps(ctx: Ctx) -> None:
+    """Run the Supply Phase's remaining steps until one waits for a decision."""
+    while ctx.state.supply_steps and not ctx.state.pending:
+        now = ctx.state.supply_steps
+        name, left = now["left"][0], now["left"][1:]
+        side, supplied = str(now["side"]), list(now["supplied"])
+        ctx.emit("supply_steps", side=side, left=left, supplied=supplied if left else [])
+        step = next(s for s in SUPPLY_STEPS if s.name == name)
+        step.run(ctx, side, frozenset(supplied))
+
+
+def resume_supply_phase(ctx: Ctx) -> None:
+    """After an input: a Supply Phase that waited for a decision goes on once it has been
+    answered, and ends when its steps are through."""
+    s = ctx.state
+    if s.over or s.pending or current_phase(s).kind != "supply":
+        return
+    run_supply_steps(ctx)
+    if not ctx.state.pending and not ctx.state.supply_steps:
+        finish_phase(ctx)
+
+
+DoneCheck = Callable[[GameState, str], "tuple[str, str, str] | None"]
+DONE_CHECKS: list[DoneCheck] = []
+
+
+def done_check(fn: DoneCheck) -> DoneCheck:
+    """Register why `side` may not say `done` now: (message, rule case, ruling), or None
+    (e.g. a withdrawal a scenario requires in this phase)."""
+    DONE_CHECKS.append(fn)
+    return fn
+
+
+DoneStep = Callable[[Ctx, str], None]
+DONE_STEPS: list[DoneStep] = []
+
+
+def on_done(fn: DoneStep) -> DoneStep:
+    """Register a step that runs when `side` has said `done`, before the phase may end
+    (e.g. the Air Phase's sealed missions are revealed and flown once both sides are done,
+    8.1.7, `engine.wb95.air`); if it leaves a decision pending, the phase waits for it."""
+    DONE_STEPS.append(fn)
+    return fn
+
+
+AirCheck = Callable[[GameState], str | None]
+AIR_CHECKS: list[AirCheck] = []
+
+
+def air_check(fn: AirCheck) -> AirCheck:
+    """Register why no side can fly a mission in the current Air Phase although the
+    scenario has air (its days, pools and counters: `engine.wb95.air`); any reason skips
+    the phase (2.1.4, K13)."""
+    AIR_CHECKS.append(fn)
+    return fn
 
 
 def end_game(ctx: Ctx, why: str) -> None:
-    vp = victory_points(ctx.state)
-    ctx.emit("game_ended", reason=why, result={"vp": vp})
+    """The game ends: the result is the scenario's victory conditions (victory.py)."""
+    from engine.wb95.victory import final_result  # victory builds on this module
+
+    if not ctx.state.setup.victory_rules:
+        ctx.emit("game_ended", reason=why, result={"vp": victory_points(ctx.state)})
+        return
+    ctx.emit("game_ended", reason=why, result=final_result(ctx.state))
 
 
 def phase_title(state: GameState) -> str:
     ph = current_phase(state)
     who = "both sides'" if ph.player == "both" else f"{acting_sides(state)[0]}'s"
     return f"{who} {TITLES[ph.kind]} (phase {ph.number}, turn {state.turn})"
+
+
+@on("supply_steps")
+def _supply_steps(state: GameState, e: Event) -> None:
+    left = list(e.data["left"])
+    state.supply_steps = (
+        {"side": e.data["side"], "left": left, "supplied": list(e.data["supplied"])} if left else {}
+    )

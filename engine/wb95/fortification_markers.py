@@ -47,6 +47,10 @@ def initial_markers(setup: Setup) -> dict[HexId, dict[str, str]]:
         old = out.get(st.hex)
         if old is None or _RANK[kind] > _RANK[old["kind"]]:
             out[st.hex] = {"kind": kind, "side": setup.units[st.id].side}
+    placed = setup.special.get("improved_fortifications")  # free IF placement (loader)
+    if isinstance(placed, dict):
+        for h in placed.get("hexes", ()):
+            out.setdefault(str(h), {"kind": IF, "side": str(placed["side"])})
     return out
 
 

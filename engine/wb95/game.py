@@ -9,6 +9,7 @@ from engine.core import Applied, Ctx, Event, Rejected, Rejection
 from engine.dice import DiceState
 from engine.model import Setup
 from engine.state import GameState, UnitState
+from engine.wb95 import air as _air  # noqa: F401 - registers 8.0
 from engine.wb95 import artillery as _artillery  # noqa: F401 - registers 6.0
 from engine.wb95 import bridges as _bridges  # noqa: F401 - registers 14.0
 from engine.wb95 import combat as _combat
@@ -16,13 +17,16 @@ from engine.wb95 import disorganization as _disorganization  # noqa: F401 - 5.6.
 from engine.wb95 import flow
 from engine.wb95 import fortifications as _fortifications  # noqa: F401 - registers 7.1
 from engine.wb95 import hq as _hq  # noqa: F401 - registers 9.1
+from engine.wb95 import kursk as _kursk  # noqa: F401 - registers Kursk 17.0, 18.0, 22.0
 from engine.wb95 import masking as _masking  # noqa: F401 - registers 16.1.2
 from engine.wb95 import movement as _movement  # noqa: F401 - registers its order handlers
 from engine.wb95 import reinforcements as _reinforcements  # registers 11.0
 from engine.wb95 import results as _results  # noqa: F401 - registers its order handlers
+from engine.wb95 import scenario_rules as _scenario_rules  # noqa: F401 - scenario specials
 from engine.wb95 import sealed as _sealed  # noqa: F401 - sealed inputs (DESIGN §2)
 from engine.wb95 import strategic as _strategic  # noqa: F401 - registers 12.0
 from engine.wb95 import supply as _supply  # noqa: F401 - registers 10.0
+from engine.wb95 import victory as _victory  # scenario victory conditions
 from engine.wb95 import volkssturm as _volkssturm  # noqa: F401 - registers 15.3.3
 from engine.wb95.control import initial_control
 from engine.wb95.dispatch import AFTER_INPUT, ORDER_HANDLERS, handles
@@ -32,9 +36,7 @@ from engine.wb95.sequence import PHASES, phase_index
 from engine.wb95.stacking import STACK_LIMIT, overstacked
 
 # Where each not-yet-refereed order kind is ruled, for an honest rejection.
-LATER: dict[type[o.Order], str] = {
-    o.Air: "8.0",
-}
+LATER: dict[type[o.Order], str] = {}
 
 
 def initial_state(setup: Setup, seed: int = 0, dice: Sequence[int] = ()) -> GameState:
@@ -62,6 +64,9 @@ def initial_state(setup: Setup, seed: int = 0, dice: Sequence[int] = ()) -> Game
         phase=start,
         units=units,
         control=initial_control(setup, units),
+        bridges={
+            f"{a}/{b}": "destroyed" for a, b in sorted(setup.scenario_rules.destroyed_bridges)
+        },
         dice=DiceState(seed=seed, forced=list(dice)),
     )
 
@@ -114,7 +119,7 @@ def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
             f"it is {flow.phase_title(state)}: {side} cannot give orders now",
             "2.1.2",
         )
-    answers = (o.Losses, o.Retreat, o.Pursue, o.Pass, o.Defend)
+    answers = (o.Losses, o.Retreat, o.Pursue, o.Pass, o.Defend, o.Repair)
     mine = [d for d in state.pending if d.side == side]
     if mine and not isinstance(order, answers):
         raise Rejected(
@@ -129,11 +134,13 @@ def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
         raise Rejected(
             f"'{order.verb}' orders are not refereed yet by this version of Kessel", case
         )
-    if ph.kind == "air" and not isinstance(order, o.Done):
+    if ph.kind == "air" and not isinstance(order, (o.Done, o.Air, *answers)):
         raise Rejected(f"'{order.verb}' is not an Air Phase action", "2.1.2")
     handler(ctx, side, order)
     for step in AFTER_INPUT:  # e.g. bridge control (14.1.3)
         step(ctx)
+    flow.resume_supply_phase(ctx)  # a Supply Phase that waited for this answer goes on
+    _victory.check_automatic(ctx)  # "at any moment" victories
     return ctx.done()
 
 
@@ -170,12 +177,17 @@ def do_done(ctx: Ctx, side: str, order: o.Done) -> None:
             raise Rejected(why, "5.1.7")
     if side in state.done:
         raise Rejected(f"{side} has already said done in this phase")
+    for check in flow.DONE_CHECKS:  # e.g. a scenario's withdrawal
+        if (due := check(state, side)) is not None:
+            raise Rejected(*due)
     over = overstacked(state, side)
     if over:
         where = ", ".join(f"{h} ({c} CELs)" for h, c in sorted(over.items()))
         raise Rejected(f"cannot end the phase: more than {STACK_LIMIT} CELs in {where}", "3.2.1")
     ctx.emit("side_done", side=side, phase=PHASES[state.phase].kind)
-    if not flow.awaited_sides(ctx.state):
+    for step in flow.DONE_STEPS:  # e.g. the Air Phase's reveal (8.1.7)
+        step(ctx, side)
+    if not flow.awaited_sides(ctx.state) and not ctx.state.over:
         flow.finish_phase(ctx)
 
 
@@ -222,5 +234,8 @@ def legal_actions(state: GameState, side: str) -> dict[str, object]:
         "moves": moves,
         "entries": entries,
         "attacks": attacks,
-        "done": not decisions and not overstacked(state, side) and not duty,
+        "done": not decisions
+        and not overstacked(state, side)
+        and not duty
+        and not any(check(state, side) for check in flow.DONE_CHECKS),
     }

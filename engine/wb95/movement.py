@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,6 +44,22 @@ from engine.wb95.zoc import ZocMap, in_enemy_zoc, zoc_map
 
 ZOC_LEAVE_COST = Fraction(1)  # 4.2.6
 SM_MP_REDUCTION = Fraction(2)  # 12.2.3
+
+# Scenario rules plug in here (engine.wb95.scenario_rules): why a unit may not move now,
+# the factor its MPs are multiplied by, why it may not make the step a -> b.
+MoveCheck = Callable[[GameState, UnitState], Why | None]
+MOVE_CHECKS: list[MoveCheck] = []
+MpFactor = Callable[[GameState, UnitState], Fraction]
+MP_FACTORS: list[MpFactor] = []
+StepCheck = Callable[[GameState, UnitSpec, HexId, HexId], tuple[str, str, str] | None]
+STEP_CHECKS: list[StepCheck] = []
+# Extra MPs of the step a -> b of a move that began in `start` (air movement disorganization,
+# 8.2.13-8.2.16, `engine.wb95.air`): part of the step's cost, so capped by R13 like the ZoC
+# exit (K1); and what happens after a move (air attacks on river crossings, 8.2.17).
+StepExtra = Callable[[GameState, UnitSpec, HexId, HexId, HexId], Fraction]
+STEP_EXTRAS: list[StepExtra] = []
+AfterMove = Callable[[Ctx, str, list[HexId]], None]
+AFTER_MOVE: list[AfterMove] = []
 
 
 @dataclass(frozen=True)
@@ -70,6 +87,8 @@ def available_mp(
     mp = state.setup.units[unit.id].mp
     if unit.oos >= 1 and not full:
         mp = mp / 2
+    for factor in MP_FACTORS:
+        mp = mp * factor(state, unit)
     if strategic is None:
         strategic = strategic_phase(state)
     if strategic:
@@ -136,6 +155,10 @@ def _step(
                 "K20",
             )
         raise Rejected(f"cannot enter {m.label(b)}: it holds enemy units", "3.1.8")
+    for check in STEP_CHECKS:
+        why = check(state, spec, a, b)
+        if why is not None:
+            raise Rejected(*why)
     if board.strategic and board.enemy_zoc.get(b):
         raise Rejected(
             f"cannot enter {m.label(b)}: a unit in strategic movement may not enter enemy ZoC",
@@ -159,6 +182,8 @@ def _step(
                 "4.2.3",
                 "R14",
             )
+    for more in STEP_EXTRAS:
+        cost += more(state, spec, start, a, b)
     extra = board.weak[b].cost if b in board.weak else Fraction(0)
     return min(cost, mp) + extra, sc.road  # R13; 6.1.7's MPs per gun are not capped (K49)
 
@@ -297,6 +322,9 @@ def can_move(state: GameState, u: UnitState) -> Why | None:
         return ("it has already moved this phase", "3.1.6")
     if spec.move == "none" or spec.mp <= 0:
         return ("it has no movement points", "3.1.5")
+    for check in MOVE_CHECKS:
+        if (why := check(state, u)) is not None:
+            return why
     if strategic_phase(state):
         if not u.strategic:
             return ("only units marked for strategic movement move in this phase", "12.1.4")
@@ -376,6 +404,8 @@ def after_move(ctx: Ctx, unit_id: str, path: list[HexId]) -> None:
     for h in path[1:]:
         overrun.enter(ctx, unit_id, h)  # 9.1.5, 6.1.7
     markers.after_move(ctx, unit_id, path)
+    for hook in AFTER_MOVE:  # e.g. 8.2.14, 8.2.17 in the movement phases
+        hook(ctx, unit_id, path)
 
 
 def _cheapest(state: GameState, u: UnitState, dest: str, begun: Begun | None = None) -> Reach:

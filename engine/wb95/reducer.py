@@ -90,9 +90,26 @@ def on(kind: str) -> Callable[[EventHandler], EventHandler]:
     return register
 
 
+OBSERVERS: dict[str, list[EventHandler]] = {}
+
+
+def also_on(kind: str) -> Callable[[EventHandler], EventHandler]:
+    """Register a further change another module's event makes to the state, applied after
+    that event's own reducer (e.g. air missions spent by the combat they supported:
+    `combat_resolved`, 8.2.2)."""
+
+    def register(fn: EventHandler) -> EventHandler:
+        OBSERVERS.setdefault(kind, []).append(fn)
+        return fn
+
+    return register
+
+
 def reduce(state: GameState, event: Event) -> None:
     handler = HANDLERS.get(event.kind)
     if handler is None:
         raise ValueError(f"unknown event kind '{event.kind}'")
     handler(state, event)
+    for more in OBSERVERS.get(event.kind, ()):
+        more(state, event)
     state.seq = event.seq

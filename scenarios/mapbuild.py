@@ -1,0 +1,514 @@
+"""Build a shipped map (`scenarios/maps/<id>.yaml`) from its geography
+(`scenarios/geography/<id>.yaml`) and an optional per-hex override file
+(`scenarios/maps/<id>.override.yaml`). docs/maps.md describes both formats.
+
+    python -m scenarios.mapbuild korsun [--check]      (or: kessel buildmap korsun)
+
+The geography holds lat/lon points, polylines and polygons and the projection of the
+reference (korsun-geography.md / kursk-geography.md §4): a local equirectangular plane
+about the origin hex, turned `rotation_deg` clockwise, divided by the hex size. Then:
+
+- places -> `names` (+ `town` / `city` terrain; a village is a name only); a place's
+  `hexes:` (or `size: N`, the N hex centres nearest to it) is its footprint;
+- areas (polygons) -> terrain of every hex whose centre lies inside;
+- rivers (polylines) -> hexside features: the hexsides whose centre-to-centre segment the
+  line crosses (so a river is a chain of hexsides meeting at hex corners);
+- routes (polylines through places) -> chains of adjacent hexes (the hexes the line passes
+  through, split where it leaves the map); a route connection across a river hexside gets
+  a bridge unless that river says `bridges: false`;
+- lines (fortified lines) -> the `facing` hexsides of the hexes the line passes through;
+- zones -> the hexes of an edge in a range of columns.
+
+Pure Python (no new dependencies), deterministic output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.hexgrid import Grid, HexId, Hexside, Layout, hex_id, hexside, normalize, parse_hex
+from scenarios.errors import ScenarioError
+from scenarios.tables import load_table
+from scenarios.yamlio import read_yaml_file
+
+PACKAGE = Path(__file__).resolve().parent
+GEOGRAPHY_DIR = PACKAGE / "geography"
+MAPS_DIR = PACKAGE / "maps"
+SQRT3_2 = math.sqrt(3) / 2
+# When several features meet on one hexside, the strongest is kept.
+FEATURE_RANK = {"stream": 1, "river": 2, "big-river": 3}
+# When areas and places overlap, the higher rank wins.
+TERRAIN_RANK = {
+    "clear": 0,
+    "hills": 1,
+    "forest": 2,
+    "swamp": 3,
+    "mountain": 4,
+    "town": 5,
+    "city": 6,
+}
+SAMPLE_STEP = 0.05  # hex units between samples when rasterising a route
+Point = tuple[float, float]
+
+
+# --- projection --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Projection:
+    """lat/lon -> map plane in hex units (x east along the map, y down the map)."""
+
+    lat0: float
+    lon0: float
+    km_lat: float
+    km_lon: float
+    hex_km: float
+    rotation_deg: float
+    origin: HexId
+    layout: str = "even-q"
+
+    def lowered(self, col: int) -> bool:
+        return (col % 2 == 0) == (self.layout == "even-q")
+
+    def centre(self, col: int, row: int) -> Point:
+        return col * SQRT3_2, row + (0.5 if self.lowered(col) else 0.0)
+
+    def point(self, lat: float, lon: float) -> Point:
+        east = (lon - self.lon0) * self.km_lon
+        north = (lat - self.lat0) * self.km_lat
+        t = math.radians(self.rotation_deg)
+        right = east * math.cos(t) - north * math.sin(t)
+        down = -(east * math.sin(t) + north * math.cos(t))
+        ox, oy = self.centre(*parse_hex(self.origin))
+        return ox + right / self.hex_km, oy + down / self.hex_km
+
+    def nearest(self, p: Point) -> tuple[int, int]:
+        """The (col, row) whose centre is nearest p (unbounded: may be off any map)."""
+        x, y = p
+        c0 = math.floor(x / SQRT3_2)
+        best: tuple[float, int, int] | None = None
+        for c in range(c0 - 1, c0 + 3):
+            r0 = math.floor(y - (0.5 if self.lowered(c) else 0.0))
+            for r in range(r0 - 1, r0 + 3):
+                cx, cy = self.centre(c, r)
+                cand = ((cx - x) ** 2 + (cy - y) ** 2, c, r)
+                if best is None or cand < best:
+                    best = cand
+        assert best is not None
+        return best[1], best[2]
+
+
+def projection_of(geo: dict[str, Any]) -> Projection:
+    pj = geo["projection"]
+    return Projection(
+        lat0=float(pj["origin"]["lat"]),
+        lon0=float(pj["origin"]["lon"]),
+        km_lat=float(pj["km_per_deg_lat"]),
+        km_lon=float(pj["km_per_deg_lon"]),
+        hex_km=float(pj["hex_km"]),
+        rotation_deg=float(pj.get("rotation_deg", 0.0)),
+        origin=normalize(str(pj["origin"]["hex"])),
+        layout=str(pj.get("layout", "even-q")),
+    )
+
+
+# --- geometry helpers --------------------------------------------------------------------
+def _orient(a: Point, b: Point, c: Point) -> float:
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+
+def _crosses(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
+    d1, d2 = _orient(q1, q2, p1), _orient(q1, q2, p2)
+    d3, d4 = _orient(p1, p2, q1), _orient(p1, p2, q2)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def _inside(p: Point, poly: Sequence[Point]) -> bool:
+    x, y = p
+    inside = False
+    n = len(poly)
+    for i in range(n):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+# --- the build ---------------------------------------------------------------------------
+@dataclass
+class Built:
+    """A map under construction (ids are CCRR strings)."""
+
+    id: str
+    game: str
+    cols: tuple[int, int]
+    rows: tuple[int, int]
+    default: str
+    layout: str
+    terrain: dict[HexId, str] = field(default_factory=dict)
+    names: dict[HexId, str] = field(default_factory=dict)
+    hexsides: dict[Hexside, str] = field(default_factory=dict)
+    bridges: set[Hexside] = field(default_factory=set)
+    roads: list[tuple[str, list[HexId]]] = field(default_factory=list)
+    zones: dict[str, list[HexId]] = field(default_factory=dict)
+    edges: dict[str, list[HexId]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def grid(self) -> Grid:
+        layout: Layout = "even-q" if self.layout == "even-q" else "odd-q"
+        return Grid(layout=layout, cols=self.cols, rows=self.rows)
+
+
+def read_geography(map_id: str, directory: Path = GEOGRAPHY_DIR) -> dict[str, Any]:
+    path = directory / f"{map_id}.yaml"
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in directory.glob("*.yaml"))) or "none"
+        raise ScenarioError(str(path), "(file)", f"no geography {map_id!r} (known: {known})")
+    data = read_yaml_file(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(str(path), "(top level)", "must be a mapping")
+    return data
+
+
+def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
+    """Derive the hex map from a geography (and apply an override)."""
+    proj = projection_of(geo)
+    frame = geo["frame"]
+    game = str(geo["game"])
+    table = load_table(game)
+    m = Built(
+        id=str(geo["id"]),
+        game=game,
+        cols=(int(frame["cols"][0]), int(frame["cols"][1])),
+        rows=(int(frame["rows"][0]), int(frame["rows"][1])),
+        default=str(frame.get("default", "clear")),
+        layout=proj.layout,
+    )
+    grid = m.grid
+    places = {str(p["key"]): p for p in geo.get("places") or []}
+
+    def on_map(c: int, r: int) -> HexId | None:
+        if m.cols[0] <= c <= m.cols[1] and m.rows[0] <= r <= m.rows[1]:
+            return hex_id(c, r)
+        return None
+
+    def put_terrain(h: HexId, t: str) -> None:
+        if TERRAIN_RANK.get(t, 0) >= TERRAIN_RANK.get(m.terrain.get(h, m.default), 0):
+            m.terrain[h] = t
+
+    # areas -> terrain
+    for area in geo.get("areas") or []:
+        t = area.get("terrain")
+        if t is None or t not in table.terrain:
+            m.notes.append(f"area {area['key']} ({t}) not drawn: no such terrain in {game}")
+            continue
+        poly = [proj.point(lat, lon) for lat, lon in area["polygon"]]
+        hit = [h for h in grid.all_hexes() if _inside(proj.centre(*parse_hex(h)), poly)]
+        if not hit:  # a polygon smaller than a hex: the hex of its centre
+            cx = sum(p[0] for p in poly) / len(poly)
+            cy = sum(p[1] for p in poly) / len(poly)
+            h1 = on_map(*proj.nearest((cx, cy)))
+            hit = [h1] if h1 else []
+        for h in hit:
+            put_terrain(h, str(t))
+
+    # places -> names and town/city terrain (cities first, so they keep their names)
+    order = {"city": 0, "town": 1, "village": 2}
+    for p in sorted(places.values(), key=lambda p: order.get(str(p["kind"]), 3)):
+        centre = proj.point(float(p["lat"]), float(p["lon"]))
+        home = on_map(*proj.nearest(centre))
+        if p.get("hexes"):
+            foot = [normalize(str(h)) for h in p["hexes"]]
+        elif int(p.get("size", 1)) > 1:
+            ranked = sorted(
+                grid.all_hexes(),
+                key=lambda h: (math.dist(proj.centre(*parse_hex(h)), centre), h),
+            )
+            foot = ranked[: int(p["size"])]
+        else:
+            foot = [home] if home else []
+        kind = str(p["kind"])
+        for h in foot:
+            if not grid.contains(h):
+                continue
+            if h not in m.names:
+                m.names[h] = str(p["name"])
+            if kind in ("city", "town") and kind in table.terrain:
+                put_terrain(h, kind)
+
+    # rivers -> hexsides
+    pairs = _pairs(grid, proj)
+    for river in geo.get("rivers") or []:
+        feat = river.get("feature")
+        if feat is None or feat not in table.hexsides:
+            continue
+        line = [proj.point(lat, lon) for lat, lon in river["points"]]
+        for side in _crossed(line, pairs):
+            old = m.hexsides.get(side)
+            if old is None or FEATURE_RANK.get(str(feat), 0) > FEATURE_RANK.get(old, 0):
+                m.hexsides[side] = str(feat)
+    no_bridge: set[Hexside] = set()
+    for river in geo.get("rivers") or []:
+        if river.get("bridges", True) is False and river.get("feature") in table.hexsides:
+            line = [proj.point(lat, lon) for lat, lon in river["points"]]
+            no_bridge |= {s for s in _crossed(line, pairs) if m.hexsides.get(s) == river["feature"]}
+
+    # routes -> road chains
+    for route in geo.get("routes") or []:
+        kind = str(route["kind"])
+        if kind not in table.roads:
+            m.notes.append(f"route {route['name']!r} not drawn: no road kind {kind!r} in {game}")
+            continue
+        pts: list[Point] = []
+        for v in route["via"]:
+            if isinstance(v, str):
+                p = places[v]
+                pts.append(proj.point(float(p["lat"]), float(p["lon"])))
+            else:
+                pts.append(proj.point(float(v[0]), float(v[1])))
+        for chain in _rasterise(pts, proj, grid):
+            m.roads.append((kind, chain))
+    for _kind, chain in m.roads:
+        for a, b in itertools.pairwise(chain):
+            s = hexside(a, b)
+            if s in m.hexsides and s not in no_bridge:
+                m.bridges.add(s)
+
+    # fortified lines -> facing hexsides of the hexes the line passes through
+    for fl in geo.get("lines") or []:
+        feat = str(fl.get("feature", "fortified-line"))
+        pts = [proj.point(lat, lon) for lat, lon in fl["points"]]
+        facing = [_bearing_vector(float(b), proj) for b in fl.get("facing", [0])]
+        for chain in _rasterise(pts, proj, grid):
+            members = set(chain)
+            for h in chain:
+                hx, hy = proj.centre(*parse_hex(h))
+                for n in grid.neighbours(h):
+                    if n in members:
+                        continue
+                    nx, ny = proj.centre(*parse_hex(n))
+                    d = (nx - hx, ny - hy)
+                    if any(d[0] * f[0] + d[1] * f[1] > 0.3 for f in facing):
+                        s = hexside(h, n)
+                        if s not in m.hexsides:
+                            m.hexsides[s] = feat
+
+    # zones on an edge
+    for letter, z in (geo.get("zones") or {}).items():
+        lo, hi = int(z["cols"][0]), int(z["cols"][1])
+        row = m.rows[1] if z.get("edge", "S") == "S" else m.rows[0]
+        m.zones[str(letter)] = [hex_id(c, row) for c in range(lo, hi + 1) if lo <= c <= hi]
+
+    if override:
+        apply_override(m, override)
+    return m
+
+
+def _bearing_vector(bearing: float, proj: Projection) -> Point:
+    """A compass bearing as a unit vector of the map plane (x right, y down)."""
+    t = math.radians(bearing - proj.rotation_deg)
+    return math.sin(t), -math.cos(t)
+
+
+def _pairs(grid: Grid, proj: Projection) -> list[tuple[Hexside, Point, Point]]:
+    out = []
+    for h in grid.all_hexes():
+        for n in grid.neighbours(h):
+            if h < n:
+                out.append((hexside(h, n), proj.centre(*parse_hex(h)), proj.centre(*parse_hex(n))))
+    return out
+
+
+def _crossed(line: Sequence[Point], pairs: Iterable[tuple[Hexside, Point, Point]]) -> set[Hexside]:
+    pairs = list(pairs)
+    out: set[Hexside] = set()
+    for p, q in itertools.pairwise(line):
+        xlo, xhi = min(p[0], q[0]) - 1, max(p[0], q[0]) + 1
+        ylo, yhi = min(p[1], q[1]) - 1, max(p[1], q[1]) + 1
+        for side, a, b in pairs:
+            if xlo <= a[0] <= xhi and ylo <= a[1] <= yhi and _crosses(p, q, a, b):
+                out.add(side)
+    return out
+
+
+def _rasterise(pts: Sequence[Point], proj: Projection, grid: Grid) -> list[list[HexId]]:
+    """The hexes a polyline passes through, as chains of adjacent on-map hexes."""
+    chains: list[list[HexId]] = []
+    cur: list[HexId] = []
+    for p, q in itertools.pairwise(pts):
+        n = max(1, math.ceil(math.dist(p, q) / SAMPLE_STEP))
+        for i in range(n + 1):
+            t = i / n
+            c, r = proj.nearest((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t))
+            h = hex_id(c, r) if 0 <= c <= 99 and 0 <= r <= 99 else None
+            if h is None or not grid.contains(h):
+                if len(cur) >= 2:
+                    chains.append(cur)
+                cur = []
+                continue
+            if cur and cur[-1] == h:
+                continue
+            if cur and not grid.adjacent(cur[-1], h):
+                common = sorted(set(grid.neighbours(cur[-1])) & set(grid.neighbours(h)))
+                if common:
+                    cur.append(common[0])
+                else:
+                    if len(cur) >= 2:
+                        chains.append(cur)
+                    cur = []
+            if len(cur) >= 2 and cur[-2] == h:  # x y x: drop the spur
+                cur.pop()
+                continue
+            cur.append(h)
+    if len(cur) >= 2:
+        chains.append(cur)
+    return chains
+
+
+# --- override ----------------------------------------------------------------------------
+def _hex(v: object) -> HexId:
+    return normalize(str(v))
+
+
+def apply_override(m: Built, ov: dict[str, Any]) -> None:
+    """Replace or add per hex (docs/maps.md, "Override file")."""
+    for h, t in (ov.get("terrain") or {}).items():
+        m.terrain[_hex(h)] = str(t)
+    for h, name in (ov.get("names") or {}).items():
+        if name is None:
+            m.names.pop(_hex(h), None)
+        else:
+            m.names[_hex(h)] = str(name)
+    for hs in ov.get("hexsides") or []:
+        side = hexside(_hex(hs["hexes"][0]), _hex(hs["hexes"][1]))
+        if hs.get("feature") is None:
+            m.hexsides.pop(side, None)
+            m.bridges.discard(side)
+        else:
+            m.hexsides[side] = str(hs["feature"])
+    br = ov.get("bridges") or {}
+    for a, b in br.get("remove") or []:
+        m.bridges.discard(hexside(_hex(a), _hex(b)))
+    for a, b in br.get("add") or []:
+        m.bridges.add(hexside(_hex(a), _hex(b)))
+    rd = ov.get("roads") or {}
+    gone = {_hex(h) for h in rd.get("remove") or []}
+    if gone:
+        kept: list[tuple[str, list[HexId]]] = []
+        for kind, chain in m.roads:
+            run: list[HexId] = []
+            for h in [*chain, None]:
+                if h is None or h in gone:
+                    if len(run) >= 2:
+                        kept.append((kind, run))
+                    run = []
+                else:
+                    run.append(h)
+        m.roads = kept
+    for r in rd.get("add") or []:
+        m.roads.append((str(r["kind"]), [_hex(h) for h in r["hexes"]]))
+    for letter, hexes in (ov.get("zones") or {}).items():
+        m.zones[str(letter)] = [_hex(h) for h in hexes]
+    for letter, hexes in (ov.get("edges") or {}).items():
+        m.edges[str(letter)] = [_hex(h) for h in hexes]
+
+
+# --- output ------------------------------------------------------------------------------
+def _j(v: object) -> str:
+    return json.dumps(v, ensure_ascii=False)
+
+
+def render(m: Built, geo_name: str, override_name: str | None) -> str:
+    """The map file: YAML (JSON flow values), sorted, with a generated-file header."""
+    src = f"scenarios/geography/{geo_name}.yaml"
+    if override_name:
+        src += f" + scenarios/maps/{override_name}.override.yaml"
+    out = [
+        "# GENERATED FILE - do not edit by hand.",
+        f"# Built by `python -m scenarios.mapbuild {m.id}` from {src}.",
+        "# Edit the geography (or the override file) and rebuild; see docs/maps.md.",
+        f"id: {_j(m.id)}",
+        f"game: {_j(m.game)}",
+        f"source: {_j('generated from ' + src)}",
+        f"notes: {_j('; '.join(m.notes))}",
+        f"layout: {_j(m.layout)}",
+        f"cols: {_j(list(m.cols))}",
+        f"rows: {_j(list(m.rows))}",
+        f"default: {_j(m.default)}",
+    ]
+
+    def mapping(key: str, d: dict[str, Any]) -> None:
+        if not d:
+            out.append(f"{key}: {{}}")
+            return
+        out.append(f"{key}:")
+        out.extend(f"  {_j(k)}: {_j(d[k])}" for k in sorted(d))
+
+    def seq(key: str, items: list[Any]) -> None:
+        if not items:
+            out.append(f"{key}: []")
+            return
+        out.append(f"{key}:")
+        out.extend(f"  - {_j(i)}" for i in items)
+
+    mapping("terrain", {h: t for h, t in m.terrain.items() if t != m.default})
+    mapping("names", m.names)
+    seq(
+        "hexsides",
+        [{"hexes": list(s), "feature": f} for s, f in sorted(m.hexsides.items())],
+    )
+    seq("bridges", [list(s) for s in sorted(m.bridges)])
+    seq("roads", [{"kind": k, "hexes": c} for k, c in sorted(m.roads)])
+    mapping("zones", m.zones)
+    mapping("edges", m.edges)
+    return "\n".join(out) + "\n"
+
+
+def build_text(map_id: str) -> str:
+    """The text of `scenarios/maps/<map_id>.yaml` as a fresh build makes it."""
+    geo = read_geography(map_id)
+    ov_path = MAPS_DIR / f"{map_id}.override.yaml"
+    override = None
+    if ov_path.is_file():
+        data = read_yaml_file(ov_path)
+        override = data if isinstance(data, dict) else {}
+    return render(build(geo, override), map_id, map_id if override is not None else None)
+
+
+def write_map(map_id: str) -> Path:
+    path = MAPS_DIR / f"{map_id}.yaml"
+    path.write_text(build_text(map_id), encoding="utf-8")
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="mapbuild", description="build a map from its geography")
+    p.add_argument("ids", nargs="+", help="map ids (scenarios/geography/<id>.yaml)")
+    p.add_argument("--check", action="store_true", help="only check the committed file is fresh")
+    args = p.parse_args(argv)
+    status = 0
+    for map_id in args.ids:
+        try:
+            if args.check:
+                fresh = build_text(map_id)
+                path = MAPS_DIR / f"{map_id}.yaml"
+                if not path.is_file() or path.read_text(encoding="utf-8") != fresh:
+                    print(f"{path}: out of date (rebuild it)", file=sys.stderr)
+                    status = 1
+            else:
+                print(f"wrote {write_map(map_id)}")
+        except ScenarioError as e:
+            print(f"mapbuild: {e}", file=sys.stderr)
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,246 @@
+"""`kessel validate PATH|ID`: check a map, a countersheet or a scenario and list every
+problem found, not only the first (a league editing its own files needs them all).
+
+A scenario is checked for: its schema; its map and countersheet; every setup hex on the
+map and passable for its unit (the game's TERRAIN INFLUENCE table); no hex over 8 CELs
+(3.2.1, an HQ counts 1) and no hex holding both sides; every reinforcement's zone or hex
+existing; and the front: no unit set up with every neighbouring hex held by the enemy or
+in its ZoC and no friendly unit next to it, unless `special: {surrounded: [ids]}` says the
+scenario means it. Then the full loader runs, so anything else it refuses is reported too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.hexgrid import HexId
+from engine.model import DEFAULT_MOVE, NO_ZOC_TYPES, MapData, TerrainTable
+from scenarios.errors import ScenarioError, from_validation
+from scenarios.loader import (
+    PACKAGE_DIR,
+    _countersheet,
+    _Ctx,
+    _scenario_map,
+    build_map,
+    list_scenarios,
+    load_scenario,
+)
+from scenarios.schema import CountersheetIn, MapFileIn, ScenarioIn, UnitIn
+from scenarios.tables import load_table
+from scenarios.yamlio import read_yaml_file
+
+STACK_LIMIT = 8  # 3.2.1
+
+
+@dataclass(frozen=True)
+class Report:
+    kind: str  # scenario | map | countersheet
+    file: str
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def resolve(ref: str) -> Path:
+    """A path, or the id of a shipped scenario, map or countersheet."""
+    p = Path(ref)
+    if p.is_file():
+        return p
+    for info in list_scenarios():
+        if info.id == ref:
+            return info.path
+    for kind in ("maps", "countersheets"):
+        c = PACKAGE_DIR / kind / f"{ref}.yaml"
+        if c.is_file():
+            return c
+    raise ScenarioError(ref, "(file)", "no such file, and no shipped scenario, map or countersheet")
+
+
+def validate(ref: str) -> Report:
+    path = resolve(ref)
+    file = str(path)
+    try:
+        data = read_yaml_file(path)
+    except ScenarioError as e:
+        return Report("file", file, (str(e),))
+    if not isinstance(data, dict):
+        return Report("file", file, (f"{file}: (top level): must be a mapping",))
+    if "system" in data:
+        return Report("scenario", file, tuple(_scenario(data, path)))
+    if "cols" in data and "rows" in data:
+        return Report("map", file, tuple(_map(data, file)))
+    if "units" in data:
+        return Report("countersheet", file, tuple(_sheet(data, file)))
+    return Report("file", file, (f"{file}: (top level): not a scenario, map or countersheet",))
+
+
+def _map(data: dict[str, Any], file: str) -> list[str]:
+    try:
+        mi = MapFileIn.model_validate(data)
+        build_map(mi, mi.id, load_table(mi.game or "korsun"), _Ctx(file))
+    except ValidationError as e:
+        return [str(from_validation(e, file))]
+    except ScenarioError as e:
+        return [str(e)]
+    return []
+
+
+def _sheet(data: dict[str, Any], file: str) -> list[str]:
+    try:
+        cs = CountersheetIn.model_validate(data)
+    except ValidationError as e:
+        return [str(from_validation(e, file))]
+    out: list[str] = []
+    seen: set[str] = set()
+    for i, u in enumerate(cs.units):
+        key = f"{file}: units[{i}]"
+        if u.id in seen:
+            out.append(f"{key}.id: duplicate id {u.id!r}")
+        seen.add(u.id)
+        if u.type is None or u.side is None:
+            out.append(f"{key}: {u.id} needs side and type")
+            continue
+        if u.type != "hq" and (u.sp is None or u.mp is None):
+            out.append(f"{key}: {u.id} needs sp and mp (every unit but an HQ, 1.2)")
+        if isinstance(u.sp, tuple) and u.type not in ("art", "sp-art"):
+            out.append(f"{key}.sp: [attack, defence] SPs are only for artillery")
+        if u.type in ("art", "sp-art") and isinstance(u.sp, int):
+            out.append(f"{key}.sp: artillery needs [attack, defence] SPs (1.2)")
+    return out
+
+
+def _passable(table: TerrainTable, m: MapData, h: HexId, move: str, is_hq: bool) -> bool:
+    if move == "none":
+        return True
+    row = table.terrain.get(m.terrain_of(h))
+    if row is None:
+        return False
+    if is_hq and row.cost.get("hq") is not None:
+        return True  # R10, 9.1.3
+    if row.cost.get(move) is None:
+        return False
+    base = table.terrain.get(row.base) if row.base else None
+    return base is None or base.cost.get(move) is not None
+
+
+def _scenario(data: dict[str, Any], path: Path) -> list[str]:
+    file = str(path)
+    ctx = _Ctx(file)
+    try:
+        sc = ScenarioIn.model_validate(data)
+        table = load_table(sc.game)
+        m = _scenario_map(sc, table, ctx, path.parent)
+        sheet = (
+            {}
+            if sc.countersheet is None
+            else _countersheet(sc.countersheet, sc.game, ctx, path.parent)
+        )
+    except ValidationError as e:
+        return [str(from_validation(e, file))]
+    except ScenarioError as e:
+        return [str(e)]
+    out: list[str] = []
+    grid = m.grid
+    placed: list[tuple[str, str, HexId, str, int]] = []  # id, side, hex, type, stack weight
+    for i, raw in enumerate(sc.units):
+        key = f"{file}: units[{i}]"
+        if not isinstance(raw, dict):
+            out.append(f"{key}: a unit must be a mapping")
+            continue
+        merged = {**sheet.get(str(raw.get("id")), {}), **raw}
+        try:
+            u = UnitIn.model_validate(merged)
+        except ValidationError as e:
+            out.append(str(from_validation(e, file, ("units", i))))
+            continue
+        if u.side not in sc.sides:
+            out.append(f"{key}.side: unknown side {u.side!r}")
+            continue
+        move = u.move or DEFAULT_MOVE[u.type]
+        if u.hex is not None:
+            if not grid.contains(u.hex):
+                out.append(f"{key}.hex: {u.id} is set up on {u.hex}, which is not on the map")
+                continue
+            if not _passable(table, m, u.hex, move, u.type == "hq"):
+                out.append(
+                    f"{key}.hex: {u.id} ({move}) cannot be in {m.label(u.hex)}: "
+                    f"{m.terrain_of(u.hex)} is impassable to it"
+                )
+            cel = 1 if u.type == "hq" else (u.cel or u.max_cel or (1 if u.type == "art" else 2))
+            placed.append((u.id, u.side, u.hex, u.type, cel))
+        if u.arrives is not None:
+            a = u.arrives
+            if a.zone is not None and a.zone not in m.zones and a.zone not in m.edges:
+                known = ", ".join([*m.zones, *m.edges]) or "none"
+                out.append(f"{key}.arrives.zone: unknown entry zone {a.zone!r} (map: {known})")
+            if a.hex is not None and not grid.contains(a.hex):
+                out.append(f"{key}.arrives.hex: {a.hex} is not on the map")
+    out.extend(_stacking(placed, m, file))
+    special = sc.special.get("surrounded", []) if isinstance(sc.special, dict) else []
+    out.extend(_surrounded(placed, m, file, frozenset(map(str, special or []))))
+    if not out:
+        try:
+            load_scenario(path)
+        except ScenarioError as e:
+            out.append(str(e))
+    return out
+
+
+def _stacking(placed: list[tuple[str, str, HexId, str, int]], m: MapData, file: str) -> list[str]:
+    cels: dict[HexId, int] = {}
+    sides: dict[HexId, set[str]] = {}
+    for _uid, side, h, _t, w in placed:
+        cels[h] = cels.get(h, 0) + w
+        sides.setdefault(h, set()).add(side)
+    out = [
+        f"{file}: units: {m.label(h)} holds {c} CELs at setup, more than {STACK_LIMIT} (3.2.1)"
+        for h, c in sorted(cels.items())
+        if c > STACK_LIMIT
+    ]
+    out.extend(
+        f"{file}: units: {m.label(h)} holds units of both sides ({', '.join(sorted(s))}) "
+        "at setup: no unit may start in an enemy-occupied hex"
+        for h, s in sorted(sides.items())
+        if len(s) > 1
+    )
+    return out
+
+
+def _surrounded(
+    placed: list[tuple[str, str, HexId, str, int]],
+    m: MapData,
+    file: str,
+    allowed: frozenset[str],
+) -> list[str]:
+    """The front is sensible: a unit with no friendly neighbour whose every neighbouring
+    hex holds an enemy unit or lies next to one with a ZoC is set up surrounded."""
+    grid = m.grid
+    held: dict[HexId, set[str]] = {}
+    zoc: dict[str, set[HexId]] = {}
+    for _uid, side, h, t, _w in placed:
+        held.setdefault(h, set()).add(side)
+        if t not in NO_ZOC_TYPES:
+            zoc.setdefault(side, set()).update(grid.neighbours(h))
+    out: list[str] = []
+    for uid, side, h, _t, _w in placed:
+        if uid in allowed:
+            continue
+        nbrs = list(grid.neighbours(h))
+        enemy_cover = set().union(*(z for s, z in zoc.items() if s != side))
+        friendly_near = any(side in held.get(n, set()) for n in nbrs)
+        if (
+            nbrs
+            and not friendly_near
+            and all((held.get(n, set()) - {side}) or n in enemy_cover for n in nbrs)
+        ):
+            out.append(
+                f"{file}: units: {uid} is set up surrounded by the enemy in {m.label(h)} "
+                "(list it under special.surrounded if the scenario means it)"
+            )
+    return out

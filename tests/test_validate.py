@@ -1,0 +1,120 @@
+"""`kessel validate PATH|ID` (scenarios/validate.py): every problem of a broken file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.cli import main
+from scenarios.validate import validate
+
+
+def _write(tmp_path: Path, data: dict[str, Any], name: str = "broken.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return p
+
+
+def _unit(uid: str, h: str, **kw: Any) -> dict[str, Any]:
+    side = "soviet" if uid.startswith("s") else "german"
+    return {"id": uid, "side": side, "type": "inf", "sp": 4, "mp": 4, "hex": h, **kw}
+
+
+def _scenario(units: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "id": "t-broken",
+        "system": "wb95",
+        "game": "korsun",
+        "initiative": "soviet",
+        "turns": 3,
+        "map": {
+            "cols": [1, 10],
+            "rows": [1, 8],
+            "terrain": {"0505": "swamp"},
+            "zones": {"A": ["0108"]},
+        },
+        "sides": {"soviet": {"supply": [{"edge": "E"}]}, "german": {"supply": [{"edge": "W"}]}},
+        "units": units,
+    }
+
+
+def test_validate_reports_every_setup_problem(tmp_path: Path) -> None:
+    units = [
+        _unit("s-off", "1299"),  # off the map
+        _unit("s-tank", "0505", type="arm"),  # mechanized in a swamp
+        *[_unit(f"s-stack{i}", "0902") for i in range(5)],  # 10 CELs
+        _unit("s-mixed", "0707"),
+        _unit("g-mixed", "0707"),  # both sides in one hex
+        {
+            "id": "s-late",
+            "side": "soviet",
+            "type": "inf",
+            "sp": 4,
+            "mp": 4,
+            "arrives": {"turn": 2, "zone": "Q"},
+        },  # no such zone
+        _unit("g-lone", "0303"),
+        *[
+            _unit(f"s-ring{i}", h)
+            for i, h in enumerate(["0302", "0304", "0202", "0203", "0402", "0403"])
+        ],
+    ]
+    report = validate(str(_write(tmp_path, _scenario(units))))
+    text = "\n".join(report.problems)
+    assert not report.ok and report.kind == "scenario"
+    assert "s-off is set up on 1299, which is not on the map" in text
+    assert "s-tank (mechanized) cannot be in 0505: swamp is impassable" in text
+    assert "0902 holds 10 CELs at setup, more than 8" in text
+    assert "0707 holds units of both sides" in text
+    assert "unknown entry zone 'Q'" in text
+    assert "g-lone is set up surrounded by the enemy in 0303" in text
+
+
+def test_validate_a_scenario_may_mean_a_surrounded_unit(tmp_path: Path) -> None:
+    ring = ["0302", "0304", "0202", "0203", "0402", "0403"]
+    units = [_unit("g-lone", "0303"), *[_unit(f"s-r{i}", h) for i, h in enumerate(ring)]]
+    data = _scenario(units)
+    data["special"] = {"surrounded": ["g-lone"]}
+    assert validate(str(_write(tmp_path, data))).ok
+
+
+def test_validate_schema_errors_name_the_key(tmp_path: Path) -> None:
+    data = _scenario([_unit("s-a", "0101")])
+    data["turns"] = "many"
+    report = validate(str(_write(tmp_path, data)))
+    assert report.problems and "turns" in report.problems[0]
+
+
+def test_validate_a_countersheet(tmp_path: Path) -> None:
+    sheet = {
+        "game": "korsun",
+        "units": [
+            {"id": "s-a", "side": "soviet", "type": "inf", "sp": 4},
+            {"id": "s-a", "side": "soviet", "type": "art", "sp": 4, "mp": 5},
+        ],
+    }
+    problems = validate(str(_write(tmp_path, sheet, "sheet.yaml"))).problems
+    text = "\n".join(problems)
+    assert "needs sp and mp" in text
+    assert "duplicate id 's-a'" in text
+    assert "artillery needs [attack, defence]" in text
+
+
+@pytest.mark.parametrize(
+    "ref", ["korsun-1944", "korsun-1944-short", "the-retreat", "deblockade", "korsun"]
+)
+def test_validate_every_shipped_korsun_file_is_good(ref: str) -> None:
+    report = validate(ref)
+    assert report.ok, report.problems
+
+
+def test_validate_cli_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "korsun-1944"]) == 0
+    assert "scenario ok" in capsys.readouterr().out
+    bad = _write(tmp_path, _scenario([_unit("s-off", "1299")]))
+    assert main(["validate", str(bad)]) == 1
+    assert "not on the map" in capsys.readouterr().err
+    assert main(["validate", "no-such-thing"]) == 1
