@@ -8,6 +8,9 @@
     kessel moves SCENARIO UNIT [--orders FILE]   where a unit may move now, with costs
     kessel validate PATH|ID      check a map, countersheet or scenario; list every problem
     kessel buildmap ID [--check]  rebuild scenarios/maps/ID.yaml from its geography (docs/maps.md)
+    kessel render SCENARIO|RECORD [--view SIDE|spectator|moderator]
+               [--around HEX --radius N | --box HEX HEX] [--zoom Z] [--out FILE.png]
+    kessel bench [SCENARIO]      time map snapshots (render + PNG) against the budgets
 
 Exit status: 0 ok, 1 a bad file or argument, 2 a rejected order.
 """
@@ -46,6 +49,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _scenarios()
         if args.command == "moves":
             return _moves(args)
+        if args.command == "render":
+            return _render(args)
+        if args.command == "bench":
+            from render.bench import bench
+
+            print("\n".join(bench(args.scenario)))
+            return 0
         if args.command == "validate":
             return _validate(args.target)
         if args.command == "buildmap":
@@ -82,6 +92,16 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a scenario locally (hot seat)")
     play.add_argument("scenario", nargs="?")
     sub.add_parser("scenarios", help="list the shipped scenarios")
+    rd = sub.add_parser("render", help="draw the map as a viewer sees it (PNG)")
+    rd.add_argument("scenario", help="scenario file, shipped scenario id, or game export")
+    rd.add_argument("--view", default=MODERATOR, metavar="SIDE|spectator|moderator")
+    rd.add_argument("--around", metavar="HEX", help="crop: a window around this hex")
+    rd.add_argument("--radius", type=int, default=None, metavar="N", help="with --around")
+    rd.add_argument("--box", nargs=2, metavar="HEX", help="crop: the hexes between two corners")
+    rd.add_argument("--zoom", type=float, help="scale (default 1 for the map, 2 for a crop)")
+    rd.add_argument("--out", default="map.png", metavar="FILE.png", help="default map.png")
+    be = sub.add_parser("bench", help="time map snapshots against the budgets")
+    be.add_argument("scenario", nargs="?", default="korsun-1944")
     mv = sub.add_parser("moves", help="list where a unit may move now")
     mv.add_argument("scenario")
     mv.add_argument("unit")
@@ -172,6 +192,38 @@ def _print_view(v: View) -> None:
         else:
             what = "? (masked stack)" if u.known == "masked" else "?"
         print(f"  {u.side:8} {where:10} {what}")
+
+
+def _render(args: argparse.Namespace) -> int:
+    from render import Around, Box, RenderError, snapshot, to_png
+    from render.snapshot import Crop
+
+    src = load_source(args.scenario)
+    viewer = check_viewer(src.setup, args.view)
+    crop: Crop | None = None
+    if args.around and args.box:
+        raise SourceError("use either --around HEX --radius N or --box HEX HEX, not both")
+    if args.around:
+        crop = Around(args.around, 3 if args.radius is None else args.radius)
+    elif args.radius is not None:
+        raise SourceError("--radius goes with --around HEX")
+    elif args.box:
+        crop = Box(args.box[0], args.box[1])
+    res = run_script(src.setup, src.orders, src.seed or 0, src.dice)
+    if res.rejected:
+        r = res.rejected
+        print(f"line {r['line']}: rejected: {r['order']}\n  {r['message']}", file=sys.stderr)
+        return 2
+    try:
+        png = to_png(snapshot(res.record.state, viewer, crop=crop, zoom=args.zoom))
+    except RenderError as e:
+        raise SourceError(str(e)) from None
+    try:
+        Path(args.out).write_bytes(png)
+    except OSError as e:
+        raise SourceError(f"{args.out}: {e.strerror or e}") from None
+    print(f"{args.out}: {len(png) / 1024:.0f} KiB")
+    return 0
 
 
 def _scenarios() -> int:

@@ -732,7 +732,9 @@ def roll_combat(ctx: Ctx) -> None:
         initial = initial_column(attack_total, defence_total)
         shifts = _shifts(state, attackers, defenders, counted, att_sp, fp, helpers)
         for who in WHO:  # support that brings CMs (Kursk 21.1.1)
-            shifts.extend(Shift(b.cms, b.source, who, b.rule) for b in backing[who] if b.cms)
+            shifts.extend(
+                Shift(b.cms, f"{b.kind} {b.source}", who, b.rule) for b in backing[who] if b.cms
+            )
         if extra.attacker:
             shifts.append(Shift(extra.attacker, "special units (below)", "attacker", "15.0"))
         if extra.defender:

@@ -1,0 +1,276 @@
+"""The static layer of a map: terrain, hexsides, bridges, roads, names, hex numbers, edges
+and entry zones. It depends only on the map, so it is drawn once per map, zoom and window
+and cached (issue 6)."""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+
+from PIL import Image, ImageDraw
+
+from engine.hexgrid import HexId
+from engine.model import MapData
+from render import style
+from render.geometry import SQ3, Geom
+
+_CACHE_SIZE = 12
+_cache: OrderedDict[tuple[int, float, tuple[int, int, int, int]], tuple[MapData, Image.Image]] = (
+    OrderedDict()
+)
+_lock = threading.Lock()
+
+
+def terrain_layer(m: MapData, g: Geom, box: tuple[int, int, int, int]) -> Image.Image:
+    """The static layer for the pixel window `box` of geometry `g` (cached; do not draw on
+    the returned image -- copy it)."""
+    key = (id(m), g.r, box)
+    with _lock:
+        hit = _cache.get(key)
+        if hit is not None and hit[0] is m:
+            _cache.move_to_end(key)
+            return hit[1]
+    img = draw_terrain(m, g.shifted(-box[0], -box[1]), box[2] - box[0], box[3] - box[1])
+    with _lock:
+        _cache[key] = (m, img)  # keeps m alive, so id(m) stays unique while cached
+        _cache.move_to_end(key)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return img
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()
+
+
+def _visible(m: MapData, g: Geom, w: int, h: int) -> list[HexId]:
+    out = []
+    for hx in m.grid.all_hexes():
+        x, y = g.center(hx)
+        if -g.r <= x <= w + g.r and -g.r <= y <= h + g.r:
+            out.append(hx)
+    return out
+
+
+def draw_terrain(m: MapData, g: Geom, w: int, h: int) -> Image.Image:
+    img = Image.new("RGB", (w, h), style.BACKGROUND)
+    d = ImageDraw.Draw(img)
+    r = g.r
+    hexes = _visible(m, g, w, h)
+    shown = set(hexes)
+    for hx in hexes:
+        t = m.terrain_of(hx)
+        d.polygon(g.corners(hx), fill=style.TERRAIN.get(t, style.TERRAIN_UNKNOWN))
+    for hx in hexes:
+        _pattern(d, g, hx, m.terrain_of(hx))
+    for hx in hexes:
+        d.polygon(g.corners(hx), outline=style.GRID_LINE)
+    _zones(d, g, m, shown)
+    _frame(d, g, m)
+    _hexsides(d, g, m, shown)
+    _roads(d, g, m, shown)
+    _bridges(d, g, m, shown)
+    num_font = style.font(max(7.0, 0.3 * r), bold=False)
+    for hx in hexes:
+        x, y = g.center(hx)
+        d.text((x, y - 0.86 * r), hx, fill=style.HEX_NUMBER, font=num_font, anchor="ma")
+    _names(d, g, m, shown)
+    return img
+
+
+def _ring(g: Geom, hx: HexId, n: int, dist: float, phase: float = 0.0) -> list[tuple[float, float]]:
+    x, y = g.center(hx)
+    return [
+        (
+            x + dist * g.r * math.cos(phase + 2 * math.pi * i / n),
+            y + dist * g.r * math.sin(phase + 2 * math.pi * i / n),
+        )
+        for i in range(n)
+    ]
+
+
+def _pattern(d: ImageDraw.ImageDraw, g: Geom, hx: HexId, t: str) -> None:
+    """Print-like texture, kept off the hex centre (the centre pixel is the fill colour)."""
+    ink = style.TERRAIN_MARK.get(t)
+    if ink is None:
+        return
+    r = g.r
+    if t == "forest":
+        s = 0.11 * r
+        for px, py in _ring(g, hx, 7, 0.55, 0.3):
+            d.ellipse((px - s, py - s, px + s, py + s), fill=ink)
+            d.line((px, py + s, px, py + 1.8 * s), fill=ink, width=max(1, round(s / 2)))
+    elif t == "swamp":
+        s = 0.15 * r
+        for px, py in _ring(g, hx, 6, 0.55, 0.5):
+            d.line((px - s, py, px + s, py), fill=ink, width=max(1, round(0.05 * r)))
+            d.line((px - s / 2, py + s / 2, px + s / 2, py + s / 2), fill=ink, width=1)
+    elif t == "hills":
+        s = 0.16 * r
+        for px, py in _ring(g, hx, 5, 0.55, 0.2):
+            d.arc(
+                (px - s, py - s / 1.3, px + s, py + s),
+                200,
+                340,
+                fill=ink,
+                width=max(1, round(0.06 * r)),
+            )
+    else:  # town / city: building blocks around the centre
+        n, s, dist = (4, 0.12, 0.42) if t == "town" else (8, 0.14, 0.5)
+        for px, py in _ring(g, hx, n, dist, 0.4):
+            d.rectangle((px - s * r, py - s * r, px + s * r, py + s * r), fill=ink)
+
+
+def _zones(d: ImageDraw.ImageDraw, g: Geom, m: MapData, shown: set[HexId]) -> None:
+    f = style.font(0.45 * g.r)
+    for name, hexes in sorted(m.zones.items()):
+        vis = [h for h in hexes if h in shown]
+        for hx in vis:
+            pts = g.corners(hx, 0.85)
+            d.line([*pts, pts[0]], fill=style.ZONE, width=max(2, round(0.08 * g.r)))
+        if vis:
+            mid = vis[len(vis) // 2]
+            x, y = g.center(mid)
+            d.text(
+                (x, y + 0.42 * g.r),
+                f"Zone {name}",
+                fill=style.ZONE,
+                font=f,
+                anchor="mm",
+                stroke_width=2,
+                stroke_fill=(255, 255, 255),
+            )
+
+
+def _frame(d: ImageDraw.ImageDraw, g: Geom, m: MapData) -> None:
+    c0, c1 = m.grid.cols
+    r0, r1 = m.grid.rows
+    x0 = g.center_cr(c0, r0)[0] - g.r
+    x1 = g.center_cr(c1, r0)[0] + g.r
+    y0 = g.oy - SQ3 * g.r / 2
+    y1 = g.center_cr(c0, r1)[1] + SQ3 * g.r
+    d.rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=style.FRAME, width=2)
+
+
+def _hexsides(d: ImageDraw.ImageDraw, g: Geom, m: MapData, shown: set[HexId]) -> None:
+    for feat in style.HEXSIDE_ORDER:
+        colour, wr = style.HEXSIDE[feat]
+        width = max(2, round(wr * g.r))
+        for (a, b), feats in m.hexsides.items():
+            if feat not in feats or (a not in shown and b not in shown):
+                continue
+            p, q = g.edge(a, b)
+            d.line((p, q), fill=colour, width=width)
+            if feat in ("fortified-line", "fixed-position"):
+                _teeth(d, g, a, b, p, q, colour)
+
+
+def _teeth(
+    d: ImageDraw.ImageDraw,
+    g: Geom,
+    a: HexId,
+    b: HexId,
+    p: tuple[float, float],
+    q: tuple[float, float],
+    colour: style.RGB,
+) -> None:
+    """Small triangles pointing to hex b along a line hexside (printed fortification)."""
+    ax, ay = g.center(a)
+    bx, by = g.center(b)
+    dist = math.hypot(bx - ax, by - ay) or 1.0
+    nx, ny = (bx - ax) / dist, (by - ay) / dist
+    for t in (0.25, 0.5, 0.75):
+        cx, cy = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+        s = 0.09 * g.r
+        ex, ey = -ny * s, nx * s
+        d.polygon(
+            [(cx - ex, cy - ey), (cx + ex, cy + ey), (cx + nx * 2 * s, cy + ny * 2 * s)],
+            fill=colour,
+        )
+
+
+def _segments(
+    g: Geom, pairs: Iterable[tuple[HexId, HexId]]
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    return [(g.center(a), g.center(b)) for a, b in pairs]
+
+
+def _roads(d: ImageDraw.ImageDraw, g: Geom, m: MapData, shown: set[HexId]) -> None:
+    for kind in ("side", "main", "rail"):
+        colour, wr = style.ROAD[kind]
+        width = max(1, round(wr * g.r))
+        pairs = [
+            k for k, kinds in m.roads.items() if kind in kinds and (k[0] in shown or k[1] in shown)
+        ]
+        if kind != "rail":
+            # main and side roads on one hexside: draw the rail beside them, not on top
+            for p, q in _segments(g, pairs):
+                d.line((p, q), fill=colour, width=width)
+            for p, q in _segments(g, pairs):  # round joints
+                for x, y in (p, q):
+                    s = width / 2
+                    d.ellipse((x - s, y - s, x + s, y + s), fill=colour)
+            continue
+        for a, b in pairs:
+            (px, py), (qx, qy) = g.center(a), g.center(b)
+            if m.roads[(a, b)] & {"main", "side"}:
+                off = 0.12 * g.r  # shift the rail off a road on the same hexside
+                dx, dy = qx - px, qy - py
+                n = math.hypot(dx, dy) or 1.0
+                px, py, qx, qy = (
+                    px - dy / n * off,
+                    py + dx / n * off,
+                    qx - dy / n * off,
+                    qy + dx / n * off,
+                )
+            d.line(((px, py), (qx, qy)), fill=colour, width=width)
+            dx, dy = qx - px, qy - py
+            n = math.hypot(dx, dy) or 1.0
+            tx, ty = -dy / n * 0.1 * g.r, dx / n * 0.1 * g.r
+            for i in range(1, 5):
+                cx, cy = px + dx * i / 5, py + dy * i / 5
+                d.line(
+                    ((cx - tx, cy - ty), (cx + tx, cy + ty)), fill=colour, width=max(1, width // 2)
+                )
+
+
+def _bridges(d: ImageDraw.ImageDraw, g: Geom, m: MapData, shown: set[HexId]) -> None:
+    for a, b in sorted(m.bridges):
+        if a not in shown and b not in shown:
+            continue
+        (ax, ay), (bx, by) = g.center(a), g.center(b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = (bx - ax) * 0.2, (by - ay) * 0.2
+        w = max(3, round(0.22 * g.r))
+        d.line(((mx - dx, my - dy), (mx + dx, my + dy)), fill=style.BRIDGE, width=w)
+        d.line(((mx - dx, my - dy), (mx + dx, my + dy)), fill=(235, 225, 200), width=max(1, w - 4))
+
+
+def _names(d: ImageDraw.ImageDraw, g: Geom, m: MapData, shown: set[HexId]) -> None:
+    f = style.font(max(9.0, 0.4 * g.r))
+    groups: list[tuple[str, list[HexId]]] = []
+    for hx, name in sorted(m.names.items()):
+        for gname, members in groups:
+            if gname == name and m.grid.distance(members[0], hx) <= 2:
+                members.append(hx)
+                break
+        else:
+            groups.append((name, [hx]))
+    for name, members in groups:
+        if not any(h in shown for h in members):
+            continue
+        pts = [g.center(h) for h in members]
+        x = sum(p[0] for p in pts) / len(pts)
+        y = max(p[1] for p in pts)
+        d.text(
+            (x, y + 0.72 * g.r),
+            name,
+            fill=style.PLACE_NAME,
+            font=f,
+            anchor="mm",
+            stroke_width=max(2, round(0.08 * g.r)),
+            stroke_fill=(255, 255, 255),
+        )
