@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Literal
 
 from engine.hexgrid import HexIdError, normalize
+from engine.model import AIR_MISSION_WORDS
 from engine.orders import (
     Air,
     Attack,
@@ -88,12 +89,13 @@ USAGE: dict[str, str] = {
     "barrage": "barrage UNIT [UNIT...] -> HEX",
     "fortify": "fortify UNIT [UNIT...]",
     "setup": "setup UNIT [UNIT...] combat|transport",
-    "strategic": "strategic UNIT [UNIT...]",
+    "strategic": "strategic UNIT [UNIT...] [full]",
     "enter": "enter UNIT [UNIT...] ZONE|HEX [HEX...]",
     "delay": "delay UNIT [UNIT...] ZONE|HEX",
     "leave": "leave UNIT [UNIT...] [HEX...]",
     "air": "air COUNTER|SPs MISSION HEX  (MISSION: support-attack support-defence attack "
-    "object disorganize river supply; object takes a bridge A/B)",
+    "object disorganize river supply; object takes a bridge A/B; river may split its "
+    "attacks over connected hexes: HEX:N HEX:N ...)",
     "mask": "mask HEX on|off",
     "bridge": "bridge destroy HEX/HEX [by UNIT]  or  bridge build UNIT HEX/HEX",
     "losses": "losses UNIT [UNIT...]",
@@ -374,6 +376,12 @@ def _parse_fire(args: list[str]) -> Order:
 
 
 def _parse_barrage(args: list[str]) -> Order:
+    before, after = _split_arrow("barrage", args)
+    if "/" in after[0]:  # a hexside: read as for fire, so the engine can say why not (6.5.4)
+        units = _units("barrage", before)
+        if len(after) > 1:
+            raise _extra("barrage", after[1:], f"the hexside {after[0]}")
+        return Barrage(units=units, target="/".join(_hexside(after[0])))
     units, target = _units_to_hex("barrage", args)
     return Barrage(units=units, target=target)
 
@@ -383,7 +391,8 @@ def _parse_fortify(args: list[str]) -> Order:
 
 
 def _parse_strategic(args: list[str]) -> Order:
-    return Strategic(units=_units("strategic", args))
+    full = bool(args) and args[-1].lower() == "full"  # 10.2.3, K82
+    return Strategic(units=_units("strategic", args[:-1] if full else args), full=full)
 
 
 def _parse_repair(args: list[str]) -> Order:
@@ -447,13 +456,22 @@ def _parse_leave(args: list[str]) -> Order:
     return Leave(units=tuple(units), path=_path("leave", args[len(units) :]))
 
 
+def _river_part(word: str) -> str:
+    """`HEX` or `HEX:ATTACKS`, one hex of a river crossing attack split (8.2.19)."""
+    where, colon, n = word.partition(":")
+    if colon and not n.isdigit():
+        raise _Problem(f"'{word}': give the hex and its number of attacks, e.g. 1619:2 (8.2.19)")
+    return _hex(where) + (f":{int(n)}" if colon else "")
+
+
 def _parse_air(args: list[str]) -> Order:
-    if len(args) != 3:
+    river = len(args) > 1 and AIR_MISSION_WORDS.get(args[1].lower()) == "river"
+    if len(args) < 3 or (len(args) > 3 and not river):
         raise _Problem(
             "air needs three words: the air counter (or SP amount), the mission and the "
             f"target hex: {USAGE['air']}"
         )
-    first, mission, where = args
+    first, mission, where = args[:3]
     counter: str | None = None
     amount: int | None = None
     if first.isdigit():
@@ -466,7 +484,9 @@ def _parse_air(args: list[str]) -> Order:
         raise _Problem(f"'{first}' is not an air counter id or SP amount (e.g. g-air1 or 4)")
     if not _WORD.match(mission):
         raise _Problem(f"'{mission}' is not an air mission (e.g. support-attack); {USAGE['air']}")
-    if "/" in where:  # 8.2.8: a bridge, named by its hexside
+    if len(args) > 3 or ":" in where:  # 8.2.19: river crossing attacks split over hexes
+        target = " ".join(_river_part(w) for w in args[2:])
+    elif "/" in where:  # 8.2.8: a bridge, named by its hexside
         target = "/".join(_hexside(where))
     else:
         target = _hex(where)
@@ -669,6 +689,8 @@ def format_order(order: Order) -> str:
         words += [order.unit, "from", order.source]
     elif isinstance(order, Fortify | Strategic | Losses | Withdraw):
         words += order.units
+        if isinstance(order, Strategic) and order.full:
+            words.append("full")
     elif isinstance(order, Repair):
         words += order.units or ["none"]
     elif isinstance(order, SetupChange):

@@ -88,9 +88,11 @@ class SetupChange(Order):
 
 @dataclass(frozen=True)
 class Strategic(Order):
-    """`strategic UNITS`: mark for strategic movement (12.0)."""
+    """`strategic UNITS [full]`: mark for strategic movement (12.0); `full`: the
+    out-of-supply ones will pay a level for their full MPs when they move (10.2.3, K82)."""
 
     units: tuple[str, ...]
+    full: bool = False
 
 
 @dataclass(frozen=True)

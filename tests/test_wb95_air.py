@@ -16,7 +16,9 @@ from engine.notation import format_order, parse_order
 from engine.orders import Air
 from engine.record import GameRecord
 from engine.view import view, visible_events
+from engine.wb95 import flow
 from engine.wb95.choices import candidate_orders
+from engine.wb95.game import legal_actions
 from engine.wb95.sequence import PHASES
 from scenarios import ScenarioError
 
@@ -207,7 +209,6 @@ def test_8_1_1_8_1_5_an_sp_pool_is_spent_over_the_turn() -> None:
         setup,
         "german: air 4 attack 0307",
         "german: done",
-        "soviet: done",
         "soviet: done",  # Soviet Movement Phase
         dice=(3, 4),
     )
@@ -354,7 +355,6 @@ def test_8_2_2_r16_offensive_support_joins_the_attack_on_its_hex() -> None:
         setup,
         "german: air 4 support-attack 0404",
         "german: done",
-        "soviet: done",
         "german: done",  # German Movement Phase
         "german: attack g-a -> 0404",
         dice=(3, 4),
@@ -369,9 +369,7 @@ def test_8_2_2_r16_offensive_support_joins_the_attack_on_its_hex() -> None:
 
 def test_r16_naming_air_in_the_attack_checks_it_is_over_the_defending_hex() -> None:
     setup = air_game(FRONT, {"german": 4}, initiative="german")
-    rec = play(
-        setup, "german: air 4 support-attack 0404", "german: done", "soviet: done", "german: done"
-    )
+    rec = play(setup, "german: air 4 support-attack 0404", "german: done", "german: done")
     mid = rec.state.air_missions[0]["id"]
     r = reject(rec, "german: attack g-a -> 0404 air g-air9")
     assert r.ruling == "R16" and "g-air9" in r.message
@@ -410,7 +408,6 @@ def test_8_2_3_offensive_support_joins_a_ranged_attack_on_its_hex() -> None:
         setup,
         "german: air 4 support-attack 0404",
         "german: done",
-        "soviet: done",
         "german: done",
         "german: fire g-art -> 0404",
         dice=(3, 4),
@@ -432,7 +429,7 @@ def test_e28_8_2_7_air_attack_less_twice_the_terrain_cms_losses_by_the_owner() -
         {"id": "g-a", "hex": "0808"},
     ]
     setup = air_game(units, {"german": 20}, terrain={"0405": "hills"})
-    rec = play(setup, "german: air 20 attack 0405", "german: done", "soviet: done", dice=(2, 5))
+    rec = play(setup, "german: air 20 attack 0405", "german: done", dice=(2, 5))
     f = last(rec, "fire_resolved")
     # hills are 1 CM in the Korsun table (the example's "2 CMs" is A-21): 20 - 2 = 18, 17+
     assert (f["sp"], f["terrain_cms"], f["used"], f["roll"], f["result"]) == (20, 1, 18, 7, "-1")
@@ -447,7 +444,7 @@ def test_e28_8_2_7_air_attack_less_twice_the_terrain_cms_losses_by_the_owner() -
 def test_r7_an_air_attack_without_sps_left_has_no_effect() -> None:
     units = [{"id": "s-a", "hex": "0405"}, {"id": "g-a", "hex": "0808"}]
     setup = air_game(units, {"german": 2}, terrain={"0405": "forest"})
-    rec = play(setup, "german: air 2 attack 0405", "german: done", "soviet: done", dice=(6, 6))
+    rec = play(setup, "german: air 2 attack 0405", "german: done", dice=(6, 6))
     f = last(rec, "fire_resolved")
     assert f["used"] == 0 and f["result"] is None
     assert rec.state.units["s-a"].cel == 2
@@ -636,7 +633,6 @@ def test_21_1_1_a_white_star_counter_shifts_a_column_against_mechanized_units() 
         setup,
         "german: air g-w support-attack 0404",
         "german: done",
-        "soviet: done",
         "german: done",
         "german: attack g-a -> 0404",
         dice=(3, 4),
@@ -684,3 +680,142 @@ def test_self_play_offers_air_missions_in_the_air_phase() -> None:
     assert air and all(x.amount for x in air)
     for order in air:
         assert isinstance(GameRecord(rec.setup).submit("german", order), Applied)
+
+
+# --- gaps closed: split river attacks, grounded sides, stars in ranged fire, options -------
+
+RIVERS = [
+    {"hexes": ["0303", "0304"], "feature": "big-river"},
+    {"hexes": ["0403", "0404"], "feature": "big-river"},
+    {"hexes": ["0703", "0704"], "feature": "big-river"},
+]
+
+
+def test_8_2_19_river_attacks_are_split_over_connected_hexes() -> None:
+    order = parse_order("german: air 2 river 304:3 404:1")
+    assert order == Air("river", "0304:3 0404:1", amount=2, side="german", line=1)
+    assert format_order(Air("river", "0304:3 0404:1", amount=2)) == "air 2 river 0304:3 0404:1"
+    units = [
+        {"id": "s-a", "hex": "0303", "mp": 6},
+        {"id": "s-b", "hex": "0403", "mp": 6},
+        {"id": "g-a", "hex": "0808"},
+    ]
+    setup = _crossable(air_game(units, {"german": 4}, hexsides=RIVERS))
+    rec = play(setup)
+    r = reject(rec, "german: air 2 river 0304 0404")
+    assert (r.rule, r.ruling) == ("8.2.19", "K84") and "how many of the 4 attacks" in r.message
+    assert reject(rec, "german: air 2 river 0304:3 0404:2").rule == "8.2.18, 8.2.19"
+    r = reject(rec, "german: air 2 river 0304:3 0704:1")
+    assert r.rule == "8.2.19" and "connected" in r.message and "0704" in r.message
+    assert reject(rec, "german: air 2 attack 0304:3").rule == "8.2.6"
+    rec = play(
+        setup,
+        "german: air 2 river 0304:3 0404:1",
+        "german: done",
+        "soviet: move s-a 0303 0304",
+        "soviet: move s-b 0403 0404",
+        dice=(6, 6, 2, 6),
+    )
+    m = rec.state.air_missions[0]
+    assert (m["target"], m["attacks"]) == ("0304 0404", {"0304": 3, "0404": 1})
+    hits = [(e.data["hex"], e.data["attacks"]) for e in rec.events if e.kind == "air_river_attack"]
+    assert hits == [("0304", 3), ("0404", 1)]
+    assert replays(rec)
+
+
+def test_k84_8_1_7_a_side_without_air_is_not_awaited_in_the_air_phase() -> None:
+    setup = air_game(DUEL, {"german": 4})
+    rec = play(setup)
+    assert view(rec.state, "spectator").awaited == ("german",)
+    rec = play(setup, "german: air 4 attack 0307")
+    assert "0307" not in repr(visible_events(rec.events, "soviet")[-1].data)  # still sealed
+    rec = play(setup, "german: air 4 attack 0307", "german: done", dice=(3, 4))
+    assert last(rec, "revealed")["reason"] == "every side has submitted"
+    assert phase(rec) == (3, "movement") and replays(rec)
+    # the Soviets spend their pool in phase 1: in phase 7 only the Germans are awaited
+    setup = air_game(DUEL, {"german": 6, "soviet": 2})
+    rec = play(
+        setup,
+        "german: air 2 attack 0303",
+        "soviet: air 2 attack 0606",
+        "soviet: done",
+        "german: done",
+        "soviet: done",  # Soviet Movement Phase
+        dice=(3, 4, 3, 4),
+    )
+    assert phase(rec) == (7, "air") and flow.awaited_sides(rec.state) == ["german"]
+    assert legal_actions(rec.state, "soviet")["air"] == {}
+
+
+def test_21_1_1_8_2_3_a_white_star_counter_moves_a_ranged_attack_one_row_down() -> None:
+    units = [
+        {"id": "s-t", "type": "arm", "hex": "0404"},
+        {"id": "g-art", "type": "art", "sp": [3, 3], "hex": "0406"},
+        {"id": "g-a", "hex": "0808"},
+    ]
+    air = {"german": {"counters": [{"id": "g-w", "sp": 5, "stars": ["white"]}]}}
+    setup = air_game(units, air, initiative="german", game="kursk")
+    lines = ["german: air g-w support-attack 0404", "german: done", "german: done"]
+    rec = play(setup, *lines, "german: fire g-art -> 0404", dice=(1, 2))
+    f = last(rec, "fire_resolved")
+    assert f["mode"] == "ranged" and [s["kind"] for s in f["sources"]] == ["artillery", "air"]
+    assert any("white-star" in line and "K84" in line for line in f["explanation"])
+    plain = dict(air, german={"counters": [{"id": "g-p", "sp": 5}]})
+    rec2 = play(
+        air_game(units, plain, initiative="german", game="kursk"),
+        "german: air g-p support-attack 0404",
+        "german: done",
+        "german: done",
+        "german: fire g-art -> 0404",
+        dice=(1, 2),
+    )
+    assert not any("white-star" in line for line in last(rec2, "fire_resolved")["explanation"])
+    assert replays(rec)
+
+
+def test_15_1_8_no_white_star_for_air_support_of_an_assault_through_a_big_river() -> None:
+    units = [{"id": "s-t", "type": "arm", "hex": "0404"}, {"id": "g-a", "hex": "0405"}]
+    setup = air_game(
+        units,
+        {"german": {"counters": [{"id": "g-w", "sp": 5, "stars": ["white"]}]}},
+        initiative="german",
+        game="kursk",
+        hexsides=[{"hexes": ["0404", "0405"], "feature": "big-river"}],
+        bridges=[["0404", "0405"]],
+    )
+    t = setup.table
+    row = dataclasses.replace(t.hexsides["big-river"], bridge_only=True)  # a real big river
+    setup = dataclasses.replace(
+        setup, table=dataclasses.replace(t, hexsides={**t.hexsides, "big-river": row})
+    )
+    rec = play(
+        setup,
+        "german: air g-w support-attack 0404",
+        "german: done",
+        "german: done",
+        "german: attack g-a -> 0404",
+        dice=(3, 4),
+    )
+    line = last(rec, "combat_resolved")["support"]["attacker"][0]
+    assert line["kind"] == "air" and line["cms"] == 0
+    assert replays(rec)
+
+
+def test_8_1_6_4_legal_actions_list_air_missions_and_artillery_targets() -> None:
+    setup = air_game(DUEL, {"german": 6, "soviet": 4})
+    rec = play(setup, "german: air 2 attack 0307")
+    acts = legal_actions(rec.state, "german")
+    assert acts["air"]["sp"] == 4 and acts["air"]["counters"] == []  # type: ignore[index]
+    assert "attack" in acts["air"]["missions"]  # type: ignore[index]
+    assert "supply" not in acts["air"]["missions"]  # type: ignore[index]  # 8.2.23
+    assert "support-defence" not in legal_actions(rec.state, "soviet")["air"]["missions"]  # type: ignore[index]
+    units = [
+        {"id": "s-a", "hex": "0404"},
+        {"id": "g-art", "type": "art", "sp": [6, 3], "hex": "0406"},
+        {"id": "g-a", "hex": "0808"},
+    ]
+    rec = play(air_game(units, {"german": 4}, initiative="german"), "german: done")
+    assert legal_actions(rec.state, "german")["setup"] == {"g-art": ["transport"]}
+    rec = play(rec.setup, "german: done", "german: done")
+    assert legal_actions(rec.state, "german")["fire"] == {"0404": ["g-art"]}
+    assert legal_actions(rec.state, "soviet")["fire"] == {}

@@ -36,6 +36,7 @@ Every mission in play is public once revealed (`GameState.air_missions`, `engine
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -47,7 +48,14 @@ from engine.hexgrid import HexId, HexIdError, hexside, normalize
 from engine.model import AIR_MISSION_WORDS, AIR_MISSIONS, AirCounter, AirRules, AirSide, UnitSpec
 from engine.state import GameState
 from engine.wb95 import artillery, bridges, flow, movement, sealed, supply
-from engine.wb95.combat import Engagement, Support, SupportKind, Who, register_support
+from engine.wb95.combat import (
+    Engagement,
+    Support,
+    SupportKind,
+    Who,
+    register_support,
+    situation,
+)
 from engine.wb95.crt import fire_lookup, halve
 from engine.wb95.dispatch import after_input, handles
 from engine.wb95.reducer import also_on, on
@@ -133,6 +141,32 @@ def can_fly(state: GameState, side: str) -> bool:
     return pool_left(state, side) > 0 or bool(counters_left(state, side))
 
 
+def had_air(state: GameState, side: str) -> bool:
+    """Whether `side` could fly a mission when the current Air Phase began: what it flew
+    in earlier phases counted, its sealed missions of this phase not (K84)."""
+    a = air_of(state, side)
+    if a is None:
+        return False
+    u = used(state, side)
+    if not a.counters:
+        return a.pool(state.turn) - int(u["sp"]) > 0
+    if not a.flies(state.turn) or (a.fly is not None and len(u["counters"]) >= a.fly):
+        return False
+    gone = {*u["counters"], *u["aborted"]}
+    return any(c.id not in gone for c in a.counters)
+
+
+def flying_sides(state: GameState) -> list[str]:
+    """The sides the Air Phase waits for: those that can fly (8.1.7, K84)."""
+    return [s for s in flow.acting_sides(state) if had_air(state, s)]
+
+
+@flow.not_awaited
+def _grounded(state: GameState, side: str) -> bool:
+    """K84: a side with no air to fly need not say `done` in an Air Phase."""
+    return flow.current_phase(state).kind == "air" and not had_air(state, side)
+
+
 def in_play(state: GameState, mission: str | None = None) -> list[dict[str, Any]]:
     """The revealed missions still flying (not aborted, flown or spent)."""
     return [
@@ -163,7 +197,8 @@ def mission_name(word: str) -> str:
 
 
 def _places(target: str) -> list[HexId]:
-    return target.split("/") if "/" in target else [target]
+    """The hexes of a mission's target: a hex, a bridge "A/B" or a river split "A B"."""
+    return target.replace("/", " ").split()
 
 
 def _enemy_here(state: GameState, side: str, h: HexId) -> bool:
@@ -187,6 +222,12 @@ def _target(state: GameState, side: str, mission: str, raw: str, sp: int) -> str
     m = state.setup.map
     r = rules(state)
     nation = state.setup.sides[side].nation
+    if " " in raw or ":" in raw:
+        raise Rejected(
+            f"a {TITLES[mission]} names one hex: only a river crossing attack splits its "
+            "attacks over several (8.2.19)",
+            RULES[mission],
+        )
     try:
         hexes = [normalize(h) for h in raw.split("/")]
     except HexIdError as e:
@@ -273,6 +314,47 @@ def _target(state: GameState, side: str, mission: str, raw: str, sp: int) -> str
     return h
 
 
+def _river_split(state: GameState, side: str, raw: str, sp: int) -> tuple[str, dict[str, int]]:
+    """8.2.18, 8.2.19: the mission's 2 x SP attacks, all on one hex (`1619`) or split over
+    connected hexes (`1619:3 1620:1`); returns the target ("A" or "A B") and the split."""
+    total = rules(state).river_attacks_per_sp * sp
+    parts = [w.partition(":") for w in raw.split()]
+    if len(parts) > 1 and any(not colon for _, colon, _ in parts):
+        raise Rejected(
+            f"say how many of the {total} attacks go to each hex, e.g. "
+            f"'{parts[0][0]}:{total - 1} {parts[1][0]}:1'",
+            "8.2.19",
+            "K84",
+        )
+    hexes = [_target(state, side, "river", h, sp) for h, _, _ in parts]
+    if len(set(hexes)) != len(hexes):
+        raise Rejected("a hex is named twice in the river crossing attack", "8.2.19", "K84")
+    split = {h: int(n) if colon else total for h, (_, colon, n) in zip(hexes, parts, strict=True)}
+    if any(n < 1 for n in split.values()) or sum(split.values()) != total:
+        raise Rejected(
+            f"{sp} SPs give {total} river crossing attacks (8.2.18); the split gives "
+            f"{sum(split.values())}",
+            "8.2.18, 8.2.19",
+            "K84",
+        )
+    grid = state.setup.map.grid
+    reached, todo = {hexes[0]}, [hexes[0]]
+    while todo:
+        h = todo.pop()
+        for n in hexes:
+            if n not in reached and grid.adjacent(h, n):
+                reached.add(n)
+                todo.append(n)
+    if len(reached) != len(hexes):
+        apart = ", ".join(h for h in hexes if h not in reached)
+        raise Rejected(
+            f"the hexes of a river crossing attack must be connected: {apart} is not "
+            f"joined to {hexes[0]} through the hexes named",
+            "8.2.19",
+        )
+    return " ".join(hexes), split
+
+
 @handles(o.Air)
 def do_air(ctx: Ctx, side: str, order: o.Air) -> None:
     """8.1.2-8.1.7: assign one air mission, sealed until both sides are done."""
@@ -335,7 +417,11 @@ def do_air(ctx: Ctx, side: str, order: o.Air) -> None:
             raise Rejected(
                 f"{side} has {left} air SPs left this turn (of {a.pool(state.turn)})", "8.1.1"
             )
-    target = _target(state, side, mission, order.hex, sp)
+    attacks: dict[str, int] = {}
+    if mission == "river":
+        target, attacks = _river_split(state, side, order.hex, sp)
+    else:
+        target = _target(state, side, mission, order.hex, sp)
     cap = rules(state).max_counters_per_hex
     if counter is not None and cap is not None:
         here = sum(1 for m in mine if m["counter"] and m["target"] == target)
@@ -352,8 +438,9 @@ def do_air(ctx: Ctx, side: str, order: o.Air) -> None:
         "sp": sp,
         "counter": None if counter is None else counter.id,
         "stars": [] if counter is None else list(counter.stars),
+        **({"attacks": attacks} if attacks else {}),
     }
-    sealed.submit(ctx, side, KIND, item, group=group(state), must=flow.acting_sides(state))
+    sealed.submit(ctx, side, KIND, item, group=group(state), must=flying_sides(state))
 
 
 # --- revealing and flying ----------------------------------------------------------------
@@ -368,10 +455,10 @@ def _on_done(ctx: Ctx, side: str) -> None:
     g = group(state)
     if g in state.sealed_groups:
         sealed.complete(ctx, side, g)
-    if any(s not in ctx.state.done for s in flow.acting_sides(ctx.state)):
+    if any(s not in ctx.state.done for s in flying_sides(ctx.state)):
         return
     if g in ctx.state.sealed_groups:
-        sealed.reveal(ctx, g, "both sides have said done")
+        sealed.reveal(ctx, g, "every side that flies has said done")
     resolve(ctx)
 
 
@@ -390,6 +477,7 @@ def _reveal(ctx: Ctx, items: list[dict[str, Any]]) -> None:
                 "sp": int(it["sp"]),
                 "counter": it["counter"],
                 "stars": list(it["stars"]),
+                **({"attacks": dict(it["attacks"])} if it.get("attacks") else {}),
                 "turn": state.turn,
                 "phase": state.phase,
                 "status": "flying",
@@ -575,7 +663,7 @@ def _go_on(ctx: Ctx) -> None:
     s = ctx.state
     if s.over or s.pending or s.combat is not None or flow.current_phase(s).kind != "air":
         return
-    if any(x not in s.done for x in flow.acting_sides(s)):
+    if any(x not in s.done for x in flying_sides(s)):
         return
     resolve(ctx)
     s = ctx.state
@@ -636,6 +724,18 @@ def _mechanized(state: GameState, ids: Sequence[str]) -> bool:
     return any(state.setup.units[u].move == "mechanized" for u in ids)
 
 
+def _across_big_river(state: GameState, eng: Engagement) -> bool:
+    """15.1.8: the combat is an assault through a big river (as for the units' stars)."""
+    units = state.units
+    sit = situation(
+        state,
+        [units[u] for u in eng.attackers],
+        [units[u] for u in eng.defenders],
+        list(eng.targets),
+    )
+    return sit.across_big_river
+
+
 def _contributions(state: GameState, eng: Engagement, who: Who, ids: list[str]) -> list[Support]:
     side = eng.owner(who)
     ms = attaching(state, side, _support_kind(who), eng.targets)
@@ -644,6 +744,8 @@ def _contributions(state: GameState, eng: Engagement, who: Who, ids: list[str]) 
     r = rules(state)
     enemy_units = eng.defenders if who == "attacker" else eng.attackers
     mech = bool(r.white_star_cms) and _mechanized(state, enemy_units)
+    if mech and _across_big_river(state, eng):
+        mech = False  # 15.1.8: no star abilities in an assault through a big river (K84)
     if who == "attacker":
         out = []
         for m in ms:
@@ -696,7 +798,31 @@ def _fire_support(state: GameState, side: str, target: HexId) -> list[Support]:
     ]
 
 
+@artillery.fire_row_shift
+def _fire_stars(
+    state: GameState, side: str, target: HexId, sources: list[Support]
+) -> tuple[int, str]:
+    """21.1.1, K77, K84: a white-star counter joining a ranged attack moves it one row down
+    the table, as its own air attack, when an enemy unit in the target hex is mechanized."""
+    r = rules(state)
+    ids = {s.source for s in sources if s.kind == "air"}
+    stars = sum(1 for m in in_play(state) if m["id"] in ids and WHITE in m["stars"])
+    enemy = state.setup.enemy_of(side)
+    mech = _mechanized(state, [u.id for u in state.units_at(target) if u.side == enemy])
+    if not (stars and r.white_star_rows and mech):
+        return (0, "")
+    why = f"{stars} white-star air counter(s) against mechanized units (21.1.1, K77, K84)"
+    return (stars * r.white_star_rows, why)
+
+
 # --- movement disorganization (8.2.11-8.2.16) and river crossings (8.2.17-8.2.22) -------
+
+
+def _river_attacks(state: GameState, m: dict[str, Any]) -> dict[str, int]:
+    """A river crossing mission's attacks by hex (8.2.18, 8.2.19)."""
+    if "attacks" in m:
+        return {str(h): int(n) for h, n in m["attacks"].items()}
+    return {str(m["target"]): rules(state).river_attacks_per_sp * int(m["sp"])}
 
 
 def _moving_phase(state: GameState) -> bool:
@@ -778,9 +904,9 @@ def _after_move(ctx: Ctx, unit_id: str, path: list[HexId]) -> None:
         if not (m.features(a, b) & r.river_features) or hexside(a, b) in standing:
             continue  # 8.2.22: crossing by a bridge is safe
         attacks = sum(
-            r.river_attacks_per_sp * int(x["sp"])
+            _river_attacks(state, x).get(b, 0)
             for x in in_play(state, "river")
-            if x["side"] == enemy and x["target"] == b
+            if x["side"] == enemy
         )
         if not attacks:
             continue
@@ -823,6 +949,40 @@ def public_view(state: GameState, viewer: str) -> tuple[list[dict[str, Any]], di
     return missions, left
 
 
+def air_options(state: GameState, side: str) -> dict[str, Any]:
+    """What `side` may still assign in this Air Phase (`game.legal_actions`): its SPs, its
+    counters and the missions its air may fly; empty when it has nothing to fly."""
+    a = air_of(state, side)
+    if (
+        a is None
+        or flow.current_phase(state).kind != "air"
+        or side in state.done
+        or not can_fly(state, side)
+    ):
+        return {}
+    r = rules(state)
+    nation = state.setup.sides[side].nation
+    enemy = state.setup.enemy_of(side)
+    supply_ok = a.supply if a.supply is not None else nation in r.supply_nations
+    barred = {
+        "support-defence": nation in r.no_defensive_support,  # 8.2.5
+        "disorganize": r.disorganize is None
+        or not any(
+            spec.side == enemy and spec.nation in r.disorganize.targets
+            for spec in state.setup.units.values()
+        ),  # 8.2.11
+        "river": not r.river_features,  # 8.2.17
+        "object": not any(bridges.standing(state, *bridges.split(k)) for k in bridges.sites(state)),
+        # 8.2.8: no bridge stands
+        "supply": not supply_ok,  # 8.2.23, K76
+    }
+    return {
+        "sp": pool_left(state, side),
+        "counters": [c.id for c in counters_left(state, side)],
+        "missions": [m for m in AIR_MISSIONS if m not in a.forbid and not barred.get(m, False)],
+    }
+
+
 def mission_options(state: GameState, side: str, limit: int = 4) -> list[o.Air]:
     """A few air orders `side` could give now (self-play, autocomplete)."""
     if flow.current_phase(state).kind != "air" or side in state.done:
@@ -862,7 +1022,7 @@ def mission_options(state: GameState, side: str, limit: int = 4) -> list[o.Air]:
 @on("air_missions_flown")
 def _flown(state: GameState, e: Event) -> None:
     for m in e.data["missions"]:
-        state.air_missions.append(dict(m, stars=list(m["stars"])))
+        state.air_missions.append(copy.deepcopy(m))
         side = str(m["side"])
         u = used(state, side)
         u = {**u, "sp": u["sp"] + int(m["sp"]), "counters": list(u["counters"])}

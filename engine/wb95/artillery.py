@@ -262,6 +262,17 @@ def fire_support(fn: FireSupport) -> FireSupport:
     return fn
 
 
+FireRowShift = Callable[[GameState, str, HexId, list[Support]], tuple[int, str]]
+FIRE_ROW_SHIFTS: list[FireRowShift] = []
+
+
+def fire_row_shift(fn: FireRowShift) -> FireRowShift:
+    """Register rows a side's ranged attack reads further down the table, with why (a
+    white-star air counter joining it, Kursk 21.1.1)."""
+    FIRE_ROW_SHIFTS.append(fn)
+    return fn
+
+
 def _lines(sources: list[Support]) -> list[dict[str, object]]:
     return [
         {"source": s.source, "kind": s.kind, "unit": s.unit, "sp": s.sp, "why": s.why}
@@ -402,7 +413,23 @@ def do_fire(ctx: Ctx, side: str, order: o.Fire) -> None:
     for extra in FIRE_SUPPORT:
         sources.extend(extra(state, side, target))
     table = state.setup.results.artillery_fire
-    fire_on_hex(ctx, side, target, sources, table, "ranged", "6.4.2", immune=True)
+    shift, why = 0, ""
+    for rows in FIRE_ROW_SHIFTS:
+        n, reason = rows(state, side, target, sources)
+        if n:
+            shift, why = shift + n, "; ".join(x for x in (why, reason) if x)
+    fire_on_hex(
+        ctx,
+        side,
+        target,
+        sources,
+        table,
+        "ranged",
+        "6.4.2",
+        immune=True,
+        row_shift=shift,
+        shift_why=why,
+    )
 
 
 def _fire_at_bridge(ctx: Ctx, side: str, units: list[UnitState], raw: str) -> None:
@@ -493,6 +520,13 @@ def do_barrage(ctx: Ctx, side: str, order: o.Barrage) -> None:
     if left is not None and left < len(units):
         raise Rejected(
             f"{side} has {left} Ammo Unit(s) left and this barrage needs {len(units)}", "6.5.7"
+        )
+    if "/" in order.target:
+        raise Rejected(
+            f"a barrage fires on the enemy units in one hex, not at objects: fire at the bridge "
+            f"{order.target} with 'fire UNITS -> {order.target}' in your Combat Phase (6.4.7)",
+            "6.5.4",
+            "K79",
         )
     target = _target_hex(state, side, order.target)
     _in_reach(state, units, target)

@@ -41,7 +41,22 @@ def awaited_sides(state: GameState) -> list[str]:
         return []
     if state.pending:
         return sorted({d.side for d in state.pending})
-    return [s for s in acting_sides(state) if s not in state.done]
+    return [
+        s
+        for s in acting_sides(state)
+        if s not in state.done and not any(idle(state, s) for idle in NOT_AWAITED)
+    ]
+
+
+NotAwaited = Callable[[GameState, str], bool]
+NOT_AWAITED: list[NotAwaited] = []
+
+
+def not_awaited(fn: NotAwaited) -> NotAwaited:
+    """Register when an acting side is not waited for in the current phase although it has
+    not said `done` (e.g. a side with no air to fly in an Air Phase, `engine.wb95.air`)."""
+    NOT_AWAITED.append(fn)
+    return fn
 
 
 def skip_reason(state: GameState) -> str | None:

@@ -9,8 +9,8 @@ from engine.core import Applied, Ctx, Event, Rejected, Rejection
 from engine.dice import DiceState
 from engine.model import Setup
 from engine.state import GameState, UnitState
-from engine.wb95 import air as _air  # noqa: F401 - registers 8.0
-from engine.wb95 import artillery as _artillery  # noqa: F401 - registers 6.0
+from engine.wb95 import air as _air  # registers 8.0
+from engine.wb95 import artillery as _artillery  # registers 6.0
 from engine.wb95 import bridges as _bridges  # noqa: F401 - registers 14.0
 from engine.wb95 import combat as _combat
 from engine.wb95 import disorganization as _disorganization  # noqa: F401 - 5.6.5
@@ -211,10 +211,22 @@ def legal_moves(state: GameState, unit_id: str) -> dict[str, Reach]:
 def legal_actions(state: GameState, side: str) -> dict[str, object]:
     """What `side` may do now: its open decisions, the units it may move, the
     reinforcements it may bring in (the hexes they may reach, 11.0), the attacks it may
-    declare, and whether it may say `done` (3.2.1 stacking and 5.1.3-5.1.4 duties
-    permitting)."""
+    declare, its air SPs, counters and missions in an Air Phase (8.1), the hexes its
+    artillery may fire or barrage at with the units in range (6.4, 6.5), the setups its
+    towed artillery may change to (6.2.4), and whether it may say `done` (3.2.1 stacking
+    and 5.1.3-5.1.4 duties permitting)."""
     if state.over or side not in flow.awaited_sides(state):
-        return {"decisions": [], "moves": {}, "entries": {}, "attacks": [], "done": False}
+        return {
+            "decisions": [],
+            "moves": {},
+            "entries": {},
+            "attacks": [],
+            "air": {},
+            "fire": {},
+            "barrage": {},
+            "setup": {},
+            "done": False,
+        }
     decisions = [d.to_json() for d in state.pending if d.side == side]
     moves = {u.id: sorted(r) for u in state.on_map(side) if (r := legal_moves(state, u.id))}
     entries = {
@@ -229,11 +241,31 @@ def legal_actions(state: GameState, side: str) -> dict[str, object]:
         else []
     )
     duty = combat and _combat.mandatory_message(state, side) is not None
+    kind = flow.current_phase(state).kind
+    free = not decisions and state.combat is None
+    mine = side in flow.acting_sides(state)
+    setups = {
+        u.id: modes
+        for u in state.on_map(side)
+        if kind == "movement"
+        and free
+        and (
+            modes := [
+                m for m in ("combat", "transport") if _artillery.why_no_setup(state, u, m) is None
+            ]
+        )
+    }
     return {
         "decisions": decisions,
         "moves": moves,
         "entries": entries,
         "attacks": attacks,
+        "air": _air.air_options(state, side) if free else {},  # 8.1
+        "fire": _artillery.fire_targets(state, side) if combat and free and mine else {},  # 6.4
+        "barrage": _artillery.barrage_targets(state, side)
+        if kind == "barrage" and free and mine
+        else {},  # 6.5
+        "setup": setups,  # 6.2.4
         "done": not decisions
         and not overstacked(state, side)
         and not duty

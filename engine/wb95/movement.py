@@ -188,6 +188,29 @@ def _step(
     return min(cost, mp) + extra, sc.road  # R13; 6.1.7's MPs per gun are not capped (K49)
 
 
+def _overrun_mp(board: _Board, h: HexId) -> Fraction:
+    """The MPs of 6.1.7 for entering `h` (per gun, fortification once; K49), 0 elsewhere."""
+    return board.weak[h].cost if h in board.weak else Fraction(0)
+
+
+def _bonus_overrun(
+    state: GameState, unit: UnitState, board: _Board, h: HexId, spent: Fraction, mp: Fraction
+) -> Fraction:
+    """R12's extra hex is free of its terrain and road cost only: the 6.1.7 MPs for
+    overrunning towed artillery there are paid from the MPs left (K3, K49, K80).
+    Returns the MPs spent after it; raises Rejected if they are not left."""
+    extra = _overrun_mp(board, h)
+    if spent + extra > mp:
+        raise Rejected(
+            f"{unit.id} may take the extra road hex (R12) into {state.setup.map.label(h)} "
+            f"for free, but overrunning the enemy towed artillery there costs "
+            f"{fmt_mp(extra)} MP and it has {fmt_mp(mp - spent)} left",
+            "6.1.7",
+            "K80",
+        )
+    return spent + extra
+
+
 def _is_bonus_road(state: GameState, road: str | None) -> bool:
     if road is None:
         return False
@@ -238,6 +261,7 @@ def check_path(
             leaving_zoc = prev == start and bool(board.enemy_zoc.get(start))
             if all_bonus_road and not leaving_zoc:
                 bonus = True  # R12: one more hex along the side road / railroad
+                spent = _bonus_overrun(state, unit, board, h, spent, mp)
             else:
                 raise Rejected(
                     f"{unit.id} needs {fmt_mp(spent + cost)} MP to reach {h} but has {fmt_mp(mp)}",
@@ -293,7 +317,9 @@ def reachable(
                 nc = cost + step
             elif bonus_road and not (h == start and board.enemy_zoc.get(start)):
                 key = (n, True, True)
-                nc = cost
+                nc = cost + _overrun_mp(board, n)  # 6.1.7: the guns are paid for (K80)
+                if nc > limit:
+                    continue
             else:
                 continue
             if key not in best or nc < best[key]:
@@ -330,7 +356,9 @@ def can_move(state: GameState, u: UnitState) -> Why | None:
             return ("only units marked for strategic movement move in this phase", "12.1.4")
         if in_enemy_zoc(state, u):
             return ("it is in enemy ZoC, so it cannot make strategic movement", "12.2.1")
-        if available_mp(state, u) <= 0:
+        if available_mp(state, u) <= 0 and not (
+            u.oos >= 1 and available_mp(state, u, full=True) > 0
+        ):  # an OoS unit may still pay a level for its full MPs (`move ... full`, K82)
             return ("it has no MPs left for strategic movement", "12.2.3")
     elif u.strategic:
         return ("it is marked for strategic movement and moves in that phase", "12.0")
@@ -368,6 +396,13 @@ def do_move(ctx: Ctx, side: str, order: o.Move) -> None:
     for named in units:
         u = ctx.state.units[named.id]
         assert u.hex is not None
+        if strategic_phase(ctx.state) and not order.full and available_mp(ctx.state, u) <= 0:
+            raise Rejected(
+                f"{u.id} has no MPs for strategic movement with its MPs halved (out of "
+                "supply): write 'full' at the end to pay an OoS level for its full MPs",
+                "12.2.3",
+                "K82",
+            )
         start = u.hex
         explicit = len(path) > 1  # a path, not just a destination
         steps = path[1:] if explicit and path[0] == start else list(path)

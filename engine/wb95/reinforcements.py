@@ -10,7 +10,10 @@ enter stay off the map; nothing forces them in.
 - Where (11.1.2, docs/rulings.md K34): a hex of its zone -- a printed entry zone of the map
   (`MapData.zones`), or any hex of a map edge (`MapData.edges`) -- or its scenario hex and
   the rest of the printed zone that hex lies in.
-- Not through a hex the enemy controls (11.1.4, K33), nor one enemy units hold (3.1.8).
+- Not through a hex the enemy controls (11.1.4, K33), nor one enemy units hold (3.1.8),
+  except that a regular unit may overrun enemy HQs and towed artillery alone there as a
+  move does (9.1.5, 6.1.7, K23, K49; `engine.wb95.overrun`): the guns' MPs on top of the
+  entry cost, paid by every unit of the stack.
 - Stacks (11.1.5, R13, R23, K33): one `enter` order is one stack of at most 8 CELs (3.2.1;
   an HQ counts 1). The n-th stack through a hex in a phase pays n x the entry cost; R13's
   cap applies to the first stack only.
@@ -43,7 +46,7 @@ from engine.core import Ctx, Event, Rejected
 from engine.hexgrid import HexId, HexIdError, normalize, parse_hex
 from engine.model import MapData, UnitSpec
 from engine.state import GameState, UnitState
-from engine.wb95 import flow, hq
+from engine.wb95 import flow, overrun
 from engine.wb95 import fortification_markers as markers
 from engine.wb95.dispatch import handles
 from engine.wb95.movement import (
@@ -279,11 +282,19 @@ def way_in(state: GameState, u: UnitState, gate: Gate, stack: int) -> Way:
     spec = setup.units[u.id]
     enemy = setup.enemy_of(u.side)
     there = [x for x in state.units_at(h) if x.side == enemy]
+    weak = overrun.overrunnable(state, enemy).get(h) if there else None
     if there:
-        lone_hqs = all(setup.units[x.id].is_hq for x in there)
-        if not (lone_hqs and is_regular(spec)):
+        if weak is None:
             raise Rejected(
                 f"{u.id} cannot enter through {m.label(h)}: it holds enemy units", "3.1.8"
+            )
+        if not is_regular(spec):
+            what = "towed artillery" if weak.guns else "HQs"
+            raise Rejected(
+                f"{u.id} cannot enter through {m.label(h)}: only a regular unit may enter a hex "
+                f"held by enemy {what} alone",
+                "6.1.7" if weak.guns else "9.1.5",
+                "K20",
             )
     if state.control.get(h) == enemy:
         raise Rejected(
@@ -317,6 +328,16 @@ def way_in(state: GameState, u: UnitState, gate: Gate, stack: int) -> Way:
             "11.1.5",
             "R13",
         )
+    if weak is not None and weak.cost:  # 6.1.7: per gun, not capped by R13 (K49)
+        pay += weak.cost
+        if pay > mp:
+            raise Rejected(
+                f"{u.id} cannot enter through {m.label(h)}: overrunning the enemy towed "
+                f"artillery there costs {fmt_mp(weak.cost)} MP more, {fmt_mp(pay)} MP in all, "
+                f"and it has {fmt_mp(mp)}",
+                "6.1.7",
+                "K81",
+            )
     return Way(gate, mp, pay, road)
 
 
@@ -630,7 +651,7 @@ def do_enter(ctx: Ctx, side: str, order: o.Enter) -> None:
             bonus=bool(reach and reach.bonus),
             rule="11.2.1" if way.gate.half else "11.1.2",
         )
-        hq.overrun(ctx, u.id, plan.entry)
+        overrun.enter(ctx, u.id, plan.entry)  # 9.1.5, 6.1.7 (K23, K49)
         markers.enemy_entered(ctx, plan.entry, side)
         after_move(ctx, u.id, path)
 

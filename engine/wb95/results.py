@@ -19,7 +19,7 @@ from engine.state import Decision, GameState, UnitState
 from engine.wb95.crt import CombatResult, FireResult, SideResult
 from engine.wb95.dispatch import handles
 from engine.wb95.elimination import record_hq_loss
-from engine.wb95.movement import after_move
+from engine.wb95.movement import StepCheck, after_move
 from engine.wb95.overrun import overrunnable
 from engine.wb95.reducer import on
 from engine.wb95.regular import is_regular
@@ -271,6 +271,19 @@ def do_losses(ctx: Ctx, side: str, order: o.Losses) -> None:
 
 # --- retreat (5.3) -------------------------------------------------------------------------
 
+# Hexsides a unit may not cross in a retreat or pursuit either, besides terrain (5.3.3,
+# 5.4.7): scenario rules plug in here (`scenario_rules`' `no_crossing`, K60), with the
+# signature of `movement.STEP_CHECKS`.
+CROSSING_CHECKS: list[StepCheck] = []
+
+
+def _barred(state: GameState, u: UnitState, a: HexId, b: HexId) -> tuple[str, str, str] | None:
+    spec = state.setup.units[u.id]
+    for check in CROSSING_CHECKS:
+        if (why := check(state, spec, a, b)) is not None:
+            return why
+    return None
+
 
 def retreat_paths(state: GameState, u: UnitState, hexes: int) -> list[tuple[HexId, ...]]:
     """Every legal retreat path of 1..`hexes` hexes (5.3.2-5.3.6): each hex farther from
@@ -312,6 +325,8 @@ def retreat_paths(state: GameState, u: UnitState, hexes: int) -> list[tuple[HexI
                 continue
             if step_cost(m, state.setup.table, spec, here, n, bridges=bridges).cost is None:
                 continue
+            if _barred(state, u, here, n) is not None:
+                continue  # a scenario's no_crossing (K60)
             p = (*path, n)
             if cels.get(n, 0) + weight <= STACK_LIMIT:
                 out.append(p)
@@ -477,6 +492,8 @@ def _why_not_retreat(
                 table.hexsides[f].bridge_only for f in m.features(prev, h) if f in table.hexsides
             )
             return (f"cannot retreat into {h}: {sc.why}", "5.3.5" if big else "5.3.3", sc.ruling)
+        if (barred := _barred(state, u, prev, h)) is not None:
+            return barred
         prev = h
     cels = stack_cels(state, u.side).get(path[-1], 0) + (1 if spec.is_hq else u.cel)
     if cels > STACK_LIMIT:
@@ -609,6 +626,8 @@ def _check_pursuit(state: GameState, u: UnitState, path: list[HexId], opts: dict
         sc = step_cost(m, state.setup.table, spec, prev, h, bridges=intact_bridges(state))
         if sc.cost is None:
             raise Rejected(f"cannot enter {h}: {sc.why}", "5.4.7", sc.ruling)
+        if (barred := _barred(state, u, prev, h)) is not None:
+            raise Rejected(*barred)
         crossed_big = any(
             state.setup.table.hexsides[f].bridge_only
             for f in m.features(prev, h)

@@ -9,7 +9,8 @@ of a scenario's `special:` (`Setup.scenario_rules`, loaded by `scenarios/`):
   Guards Armoured Army has 1/2 MPs on July 5th"; STAWKA reserves "have 1/2 MPs on first
   turn"), unrounded (R5), before strategic movement's 2 less (12.2.3).
 - `no_crossing`: units that may not cross given hexsides ("7th Guards Army cannot cross
-  the Siewierskij Doniec north of hex 5125") in any move (3.0, 11.0, 12.0).
+  the Siewierskij Doniec north of hex 5125") in any move (3.0, 11.0, 12.0), retreat or
+  pursuit (5.3, 5.4; `results.CROSSING_CHECKS`).
 - `withdraw`: on a day a side must take units -- or, with `equivalent`, units of the same
   type and size -- off the map for good (`withdraw UNIT ...` in its Movement Phase of that
   day, instead of moving them; `done` is refused until it has, K60).
@@ -26,7 +27,7 @@ from engine.core import Ctx, Event, Rejected
 from engine.hexgrid import HexId, hexside
 from engine.model import UnitSpec, Withdrawal
 from engine.state import GameState, UnitState
-from engine.wb95 import flow, movement, victory
+from engine.wb95 import flow, movement, results, victory
 from engine.wb95.dispatch import handles
 from engine.wb95.reducer import on
 from engine.wb95.units import Why, find_unit
@@ -86,6 +87,7 @@ def _no_crossing(
 movement.MOVE_CHECKS.append(_inactive)
 movement.MP_FACTORS.append(_half_mp)
 movement.STEP_CHECKS.append(_no_crossing)
+results.CROSSING_CHECKS.append(_no_crossing)  # retreats and pursuits too (K60)
 
 
 # --- withdrawals -------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """12.0 Strategic movement.
 
 In its Movement Phase a side marks units for strategic movement (`strategic UNITS`, 2.2
-phase 3, 12.1.4) instead of moving them: units that have not moved or built fortifications
+phase 3, 12.1.4; `strategic UNITS full` also marks out-of-supply units that have MPs only
+if they pay a level for their full MPs, which they pay with `move ... full`, K82) instead
+of moving them: units that have not moved or built fortifications
 in that phase (12.1.2) and are not in enemy ZoC (12.2.1). A marked unit cannot move in the
 Movement Phase (`movement.can_move`). It may fight in the Combat Phase that follows, but
 then loses its marker as that phase ends (12.1.2, docs/rulings.md K25). In the
@@ -26,8 +28,10 @@ from engine.wb95.units import Why, own_units
 from engine.wb95.zoc import in_enemy_zoc
 
 
-def can_mark(state: GameState, u: UnitState) -> Why | None:
-    """Why `u` cannot be marked for strategic movement now, or None."""
+def can_mark(state: GameState, u: UnitState, full: bool = False) -> Why | None:
+    """Why `u` cannot be marked for strategic movement now, or None. `full`: an
+    out-of-supply unit counts its full MPs, for which it pays a level when it moves
+    (10.2.3, K43, K82)."""
     if u.strategic:
         return ("it is already marked for strategic movement", "12.1.4")
     if u.moved:
@@ -39,8 +43,15 @@ def can_mark(state: GameState, u: UnitState) -> Why | None:
         return why
     if in_enemy_zoc(state, u):
         return ("it is in enemy ZoC", "12.2.1")
-    if available_mp(state, u, strategic=True) <= 0:
-        mp = available_mp(state, u, strategic=False)
+    if available_mp(state, u, strategic=True, full=full) <= 0:
+        mp = available_mp(state, u, strategic=False, full=full)
+        if u.oos >= 1 and not full and available_mp(state, u, strategic=True, full=True) > 0:
+            return (
+                f"with {fmt_mp(mp)} MP less 2 (halved: out of supply) it would have none to "
+                "move with; 'strategic UNITS full' marks it to pay an OoS level for its full "
+                "MPs when it moves (10.2.3)",
+                "12.2.3",
+            )
         return (f"with {fmt_mp(mp)} MP less 2 it would have none to move with", "12.2.3")
     return None
 
@@ -56,13 +67,24 @@ def do_strategic(ctx: Ctx, side: str, order: o.Strategic) -> None:
             "12.1.4",
         )
     units = own_units(
-        state, side, order.units, lambda u: can_mark(state, u), "be marked for strategic movement"
+        state,
+        side,
+        order.units,
+        lambda u: can_mark(state, u, order.full),
+        "be marked for strategic movement",
     )
+    if order.full and not any(u.oos >= 1 for u in units):
+        raise Rejected(
+            "none of these units is out of supply: 'full' pays an OoS level for full MPs, "
+            "which supplied units have anyway",
+            "10.2.3",
+            "K82",
+        )
     ctx.emit(
         "strategic_marked",
         side=side,
         units=[u.id for u in units],
-        mp={u.id: str(available_mp(state, u, strategic=True)) for u in units},
+        mp={u.id: str(available_mp(state, u, strategic=True, full=order.full)) for u in units},
         rule="12.1.4",
     )
 
