@@ -56,7 +56,7 @@ from engine.wb95.combat import (
     register_support,
     situation,
 )
-from engine.wb95.crt import fire_lookup, halve
+from engine.wb95.crt import halve
 from engine.wb95.dispatch import after_input, handles
 from engine.wb95.reducer import also_on, on
 from engine.wb95.results import lose_cel
@@ -602,36 +602,19 @@ def _fly(ctx: Ctx, batch: list[dict[str, Any]]) -> None:
         )
     elif mission == "object":
         a, b = target.split("/")
-        faces = ctx.roll(2, f"air attack on the bridge {target} (8.2.8)")
-        roll = sum(faces)
-        table = state.setup.results.attack_on_objects
-        result = fire_lookup(table, total, roll)
         lines = [
             {"source": m["id"], "kind": "air", "unit": None, "sp": m["sp"], "why": _strength(m)}
             for m in batch
         ]
-        ctx.emit(
-            "fire_resolved",
-            side=side,
-            mode="object",
-            target=target,
-            sources=lines,
-            sp=total,
-            terrain_cms=0,
-            used=total,
-            table=table.name,
-            dice=faces,
-            roll=roll,
-            result=None if result is None else result.text,
-            immune=False,
-            explanation=[f"{x['source']}: {x['sp']} ({x['why']})" for x in lines]
-            + [f"{total} SPs, no terrain (8.2.9)"],
-            rule="8.2.8, 8.2.9",
+        artillery.fire_on_object(
+            ctx,
+            side,
+            bridges.key(a, b),
+            lines,
+            total,
+            "8.2.8, 8.2.9",
+            f"air attack ({', '.join(ids)})",
         )
-        if result is not None and result.destroyed:
-            bridges.destroy(
-                ctx, bridges.key(a, b), f"air attack ({', '.join(ids)})", "8.2.8", by=side
-            )
     elif mission == "supply":
         die = ctx.roll(1, f"air supply mission to {target} (8.2.25)", side=side)[0]
         ok = die not in r.supply_fail

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from engine import orders as o
 from engine.core import Ctx, Event, Rejected
@@ -456,18 +457,39 @@ def _fire_at_bridge(ctx: Ctx, side: str, units: list[UnitState], raw: str) -> No
                 f"the bridge {a}/{b} is {d} hexes from {u.id}: the range is {RANGE}", "6.4.7", "R18"
             )
     sources = _sources(state, units)
-    total = sum(s.sp for s in sources)
-    faces = ctx.roll(2, f"fire at the bridge {a}/{b} (6.4.7)")
+    names = ", ".join(u.id for u in units)
+    fire_on_object(
+        ctx,
+        side,
+        bridges.key(a, b),
+        _lines(sources),
+        sum(s.sp for s in sources),
+        "6.4.7",
+        f"artillery fire by {names}",
+    )
+
+
+def fire_on_object(
+    ctx: Ctx,
+    side: str,
+    key: str,
+    lines: list[dict[str, Any]],
+    total: int,
+    rule: str,
+    cause: str,
+) -> None:
+    """An attack on a bridge on the ATTACK ON OBJECTS table, with no terrain (6.4.7,
+    8.2.8-8.2.9): roll, report, and destroy the bridge on a `D`. Artillery and air alike."""
+    faces = ctx.roll(2, f"attack on the bridge {key} ({rule})")
     roll = sum(faces)
-    table = state.setup.results.attack_on_objects
+    table = ctx.state.setup.results.attack_on_objects
     result = fire_lookup(table, total, roll)
-    key = bridges.key(a, b)
     ctx.emit(
         "fire_resolved",
         side=side,
         mode="object",
         target=key,
-        sources=_lines(sources),
+        sources=lines,
         sp=total,
         terrain_cms=0,
         used=total,
@@ -476,13 +498,12 @@ def _fire_at_bridge(ctx: Ctx, side: str, units: list[UnitState], raw: str) -> No
         roll=roll,
         result=None if result is None else result.text,
         immune=False,
-        explanation=[f"{s.source}: {s.sp} ({s.why})" for s in sources]
-        + [f"{total} SPs, no terrain (6.4.7)"],
-        rule="6.4.7",
+        explanation=[f"{x['source']}: {x['sp']} ({x['why']})" for x in lines]
+        + [f"{total} SPs, no terrain ({rule})"],
+        rule=rule,
     )
     if result is not None and result.destroyed:
-        names = ", ".join(u.id for u in units)
-        bridges.destroy(ctx, key, f"artillery fire by {names}", "6.4.7", by=side)
+        bridges.destroy(ctx, key, cause, rule.split(",")[0], by=side)
 
 
 # --- barrage (6.5) -------------------------------------------------------------------------
