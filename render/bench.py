@@ -1,5 +1,7 @@
 """`kessel bench`: time map snapshots of a scenario's opening position (issue 6 budgets:
-full map render + PNG encode <= 400 ms, crop <= 150 ms, full-map PNG < 2 MB)."""
+full map render + PNG encode <= 400 ms, crop <= 150 ms, full-map PNG < 2 MB) and the
+Supply Phase's line-of-supply trace of every unit of each side (issue 4: well under a
+second on the full Korsun map)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from engine.record import GameRecord
+from engine.wb95.supply import trace
 from render.snapshot import Around, snapshot, to_png
 from render.terrain import clear_cache
 from scenarios import load_scenario
@@ -21,6 +24,15 @@ def _time(fn: Callable[[], bytes], n: int) -> tuple[float, int]:
         size = len(fn())
         times.append((time.perf_counter() - t) * 1000)
     return statistics.median(times), size
+
+
+def _ms(fn: Callable[[], object], n: int) -> float:
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
 
 
 def bench(
@@ -42,6 +54,13 @@ def bench(
     crop_ms, crop_size = _time(lambda: to_png(snapshot(state, viewer, crop=crop)), n)
     del full_png
     where = f"crop around {around} radius {radius}"
+    supply_lines = []
+    for side in setup.side_names:
+        units = len(state.on_map(side))
+        ms = _ms(lambda side=side: trace(state, side), n)  # type: ignore[misc]
+        supply_lines.append(
+            f"  supply trace, {side} ({units} units): {ms:7.1f} ms  (budget well under 1 s)"
+        )
     return [
         f"{scenario}, view {viewer}, median of {n}:",
         f"  full map, cold (terrain layer drawn): {cold:7.1f} ms",
@@ -49,4 +68,5 @@ def bench(
         "  (budget 400 ms, 2 MB)",
         f"  {where}, cold: {crop_cold:7.1f} ms",
         f"  {where} + PNG: {crop_ms:7.1f} ms  {crop_size / 1024:7.1f} KiB  (budget 150 ms)",
+        *supply_lines,
     ]
