@@ -100,6 +100,9 @@ def _parser() -> argparse.ArgumentParser:
     rd.add_argument("--box", nargs=2, metavar="HEX", help="crop: the hexes between two corners")
     rd.add_argument("--zoom", type=float, help="scale (default 1 for the map, 2 for a crop)")
     rd.add_argument("--out", default="map.png", metavar="FILE.png", help="default map.png")
+    rd.add_argument("--events", action="store_true", help="draw the last phase's moves and combats")
+    rd.add_argument("--hq-range", type=int, default=None, metavar="N", help="HQ range rims")
+    rd.add_argument("--control", action="store_true", help="outline controlled hexes")
     be = sub.add_parser("bench", help="time map snapshots against the budgets")
     be.add_argument("scenario", nargs="?", default="korsun-1944")
     mv = sub.add_parser("moves", help="list where a unit may move now")
@@ -215,7 +218,17 @@ def _render(args: argparse.Namespace) -> int:
         print(f"line {r['line']}: rejected: {r['order']}\n  {r['message']}", file=sys.stderr)
         return 2
     try:
-        png = to_png(snapshot(res.record.state, viewer, crop=crop, zoom=args.zoom))
+        events = visible_events(res.record.events, viewer) if args.events else None
+        img = snapshot(
+            res.record.state,
+            viewer,
+            crop=crop,
+            zoom=args.zoom,
+            control=args.control,
+            hq_range=args.hq_range,
+            events=events,
+        )
+        png = to_png(img)
     except RenderError as e:
         raise SourceError(str(e)) from None
     try:

@@ -9,11 +9,13 @@ Rendering keeps no mutable global state outside the locked caches of `render.ter
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from engine.core import Event
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.model import MapData
 from engine.state import GameState
@@ -54,15 +56,25 @@ def snapshot(
     zoom: float | None = None,
     control: bool = False,
     hq_range: int | None = None,
+    events: Sequence[Event] | None = None,
 ) -> Image.Image:
-    """The map as `viewer` (a side, "spectator" or "moderator") sees it."""
+    """The map as `viewer` (a side, "spectator" or "moderator") sees it. `events`: the log
+    the caller has already filtered with `engine.view.visible_events(events, viewer)`; the
+    last phase of the current turn that has moves or combats is drawn over the map."""
     setup = state.setup
     if viewer not in setup.sides and viewer not in (SPECTATOR, MODERATOR):
         choices = ", ".join([*setup.sides, SPECTATOR, MODERATOR])
         raise RenderError(f"'{viewer}' is not a viewer; choose one of {choices}")
     v = view(state, viewer)
     return render_view(
-        setup.map, v, title=setup.name, crop=crop, zoom=zoom, control=control, hq_range=hq_range
+        setup.map,
+        v,
+        title=setup.name,
+        crop=crop,
+        zoom=zoom,
+        control=control,
+        hq_range=hq_range,
+        events=events,
     )
 
 
@@ -117,6 +129,7 @@ def render_view(
     zoom: float | None = None,
     control: bool = False,
     hq_range: int | None = None,
+    events: Sequence[Event] | None = None,
 ) -> Image.Image:
     z = zoom if zoom is not None else (1.0 if crop is None else CROP_ZOOM)
     if not style.ZOOM_RANGE[0] <= z <= style.ZOOM_RANGE[1]:
@@ -137,6 +150,9 @@ def render_view(
     if hq_range is not None:
         _hq_ranges(d, g, m, v, hq_range, img.size)
     _units(img, d, g, v)
+    _pending(d, g, v, img.size)
+    if events:
+        _overlays(d, g, m, last_phase_events(events, v.turn))
     return _with_title(img, v, title or v.scenario, z)
 
 
@@ -183,6 +199,120 @@ def _hq_ranges(
                 if n not in area:
                     p, q = g.edge(h, n)
                     d.line((p, q), fill=style.HQ_RANGE, width=width)
+
+
+OVERLAY_KINDS = ("moved", "retreated", "pursued", "combat_resolved")
+
+
+def last_phase_events(events: Sequence[Event], turn: int) -> list[Event]:
+    """The overlay events (moves, retreats, pursuits, combats) of the last phase of `turn`
+    that has any; events before the first `phase_started` count for no turn."""
+    segments: list[tuple[int | None, list[Event]]] = [(None, [])]
+    for e in events:
+        if e.kind == "phase_started":
+            segments.append((e.data.get("turn"), []))
+        elif e.kind in OVERLAY_KINDS:
+            segments[-1][1].append(e)
+    for t, evs in reversed(segments):
+        if t == turn and evs:
+            return evs
+    return []
+
+
+def _overlays(d: ImageDraw.ImageDraw, g: Geom, m: MapData, events: Sequence[Event]) -> None:
+    """Arrows along moved (solid) and retreat/pursuit (dashed) paths, then combat labels
+    ("3:1  - / D2") at the defending hexes. Only hexes and results are drawn, never unit ids."""
+    width = max(3, round(0.12 * g.r))
+    for e in events:
+        path = [h for h in e.data.get("path") or [] if isinstance(h, str) and m.grid.contains(h)]
+        if e.kind == "combat_resolved" or len(path) < 2:
+            continue
+        pts = [g.center(h) for h in path]
+        if e.kind == "moved":
+            d.line(pts, fill=style.MOVE_ARROW, width=width, joint="curve")
+            colour = style.MOVE_ARROW
+        else:
+            colour = style.RETREAT_ARROW
+            for a, b in itertools.pairwise(pts):
+                _dashed(d, a, b, colour, width)
+        _arrow_head(d, pts[-2], pts[-1], colour, g.r)
+    font = style.font(max(10, 0.32 * g.r))
+    bg, ink = style.COMBAT_LABEL
+    for e in events:
+        if e.kind != "combat_resolved":
+            continue
+        label = f"{e.data.get('column', '?')}  {e.data.get('result', '')}".strip()
+        for h in e.data.get("hexes") or []:
+            if not (isinstance(h, str) and m.grid.contains(h)):
+                continue
+            x, y = g.center(h)
+            y -= 0.62 * g.r
+            bx0, by0, bx1, by1 = d.textbbox((x, y), label, font=font, anchor="mm")
+            d.rectangle((bx0 - 3, by0 - 2, bx1 + 3, by1 + 2), fill=bg, outline=ink)
+            d.text((x, y), label, fill=ink, font=font, anchor="mm")
+
+
+def _dashed(
+    d: ImageDraw.ImageDraw,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    colour: style.RGB,
+    width: int,
+) -> None:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = max(1, round((dx * dx + dy * dy) ** 0.5 / (3 * width)))
+    for k in range(0, n, 2):
+        p = (a[0] + dx * k / n, a[1] + dy * k / n)
+        q = (a[0] + dx * (k + 1) / n, a[1] + dy * (k + 1) / n)
+        d.line((p, q), fill=colour, width=width)
+
+
+def _arrow_head(
+    d: ImageDraw.ImageDraw,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    colour: style.RGB,
+    r: float,
+) -> None:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / n, dy / n
+    size = 0.45 * r
+    base = (b[0] - ux * size, b[1] - uy * size)
+    d.polygon(
+        [
+            b,
+            (base[0] - uy * size * 0.5, base[1] + ux * size * 0.5),
+            (base[0] + uy * size * 0.5, base[1] - ux * size * 0.5),
+        ],
+        fill=colour,
+        outline=(0, 0, 0),
+    )
+
+
+def _pending(d: ImageDraw.ImageDraw, g: Geom, v: View, size: tuple[int, int]) -> None:
+    """The hexes of a pending retreat/pursuit/losses decision, when the view shows its
+    options (only to the side it is addressed to, and the moderator)."""
+    where = {u.id: u.hex for u in v.units if u.id is not None and u.hex is not None}
+    hexes: set[str] = set()
+    for p in v.pending:
+        o = p.options
+        if not isinstance(o, dict):
+            continue
+        if p.kind not in ("retreat", "pursuit", "losses"):
+            continue
+        # the units the decision is about (their hexes), and a pursuit's vacated hexes
+        units = o.get("paths") if p.kind == "retreat" else o.get("units")
+        if isinstance(units, dict | list):
+            hexes.update(h for u in units if (h := where.get(str(u))) is not None)
+        first = o.get("first") if p.kind == "pursuit" else None
+        if isinstance(first, list):
+            hexes.update(h for h in first if isinstance(h, str))
+    width = max(3, round(0.1 * g.r))
+    for h in sorted(hexes):
+        if _inside(g, h, size):
+            pts = g.corners(h, 0.82)
+            d.line([*pts, pts[0]], fill=style.PENDING, width=width)
 
 
 def _stack_markers(us: Sequence[UnitView]) -> list[tuple[str, str]]:

@@ -107,3 +107,11 @@ def font(size: float, bold: bool = True) -> Font:
             f = ImageFont.load_default(size=px)
         cache[key] = f
     return f
+
+
+# "What happened" overlays (issue 6): the last phase's moves, retreats/pursuits, combats,
+# and the hexes of a pending retreat/pursuit/losses decision.
+MOVE_ARROW: RGB = (220, 0, 140)
+RETREAT_ARROW: RGB = (230, 130, 0)
+COMBAT_LABEL: tuple[RGB, RGB] = ((255, 250, 205), (0, 0, 0))  # background, ink
+PENDING: RGB = (0, 190, 230)
