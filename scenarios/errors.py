@@ -4,8 +4,9 @@ the problem)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 
@@ -64,6 +65,9 @@ def _problem(err: ErrorDetails) -> str:
     return msg
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
 def from_validation(exc: ValidationError, file: str, prefix: Loc = ()) -> ScenarioError:
     """The first problem of a pydantic ValidationError as a ScenarioError (with the number
     of further problems, if any)."""
@@ -75,3 +79,11 @@ def from_validation(exc: ValidationError, file: str, prefix: Loc = ()) -> Scenar
         more = "..." if len(errors) > 4 else ""
         problem += f" (and {len(errors) - 1} more: {others}{more})"
     return ScenarioError(file, key_path([*prefix, *first["loc"]]), problem)
+
+
+def validated(model: type[M], data: object, file: str, prefix: Loc = ()) -> M:
+    """`model.model_validate(data)`, with a ValidationError turned into a ScenarioError."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise from_validation(e, file, prefix) from None

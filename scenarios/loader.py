@@ -23,8 +23,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from engine.hexgrid import Grid, HexId, HexIdError, Hexside, hexside, normalize, parse_hex
 from engine.model import (
     AIR_MISSION_WORDS,
@@ -48,7 +46,7 @@ from engine.model import (
     VictoryHex,
     Withdrawal,
 )
-from scenarios.errors import ScenarioError, from_validation
+from scenarios.errors import ScenarioError, validated
 from scenarios.schema import (
     ARTILLERY_TYPES,
     AirSideIn,
@@ -207,10 +205,7 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
             "(top level)",
             f"a scenario must be a mapping of keys (id, system, game, ...), not {_kind_of(data)}",
         )
-    try:
-        sc = ScenarioIn.model_validate(data)
-    except ValidationError as e:
-        raise from_validation(e, file) from None
+    sc = validated(ScenarioIn, data, file)
 
     table = load_table(sc.game)
     morale = load_morale()
@@ -487,10 +482,7 @@ def _air(
             raw = {"sp": raw}  # `soviet: 4`: 4 SPs every turn
         elif isinstance(raw, list):
             raw = {"counters": raw}  # `german: [{id: g-air1, sp: 8}, ...]`
-        try:
-            a = AirSideIn.model_validate(raw)
-        except ValidationError as e:
-            raise from_validation(e, ctx.file, ("air", side)) from None
+        a = validated(AirSideIn, raw, ctx.file, ("air", side))
 
         def turn_of(value: int | dt.date, sub: str, _key: str = key) -> int:
             if isinstance(value, int):
@@ -591,18 +583,12 @@ def _scenario_map(sc: ScenarioIn, table: TerrainTable, ctx: _Ctx, base_dir: Path
             raise ScenarioError(
                 str(path), "(top level)", f"a map must be a mapping, not {_kind_of(data)}"
             )
-        try:
-            mf = MapFileIn.model_validate(data)
-        except ValidationError as e:
-            raise from_validation(e, str(path)) from None
+        mf = validated(MapFileIn, data, str(path))
         if mf.game is not None and mf.game != sc.game:
             raise ctx.err("map", f"map {mf.id!r} is for game {mf.game}, not {sc.game}")
         return build_map(mf, mf.id, table, _Ctx(str(path)))
     if isinstance(raw, dict):
-        try:
-            mi = MapIn.model_validate(raw)
-        except ValidationError as e:
-            raise from_validation(e, ctx.file, ("map",)) from None
+        mi = validated(MapIn, raw, ctx.file, ("map",))
         return build_map(mi, sc.id, table, _Ctx(ctx.file, "map"))
     raise ctx.err(
         "map", f"must be an inline map (a mapping) or the id of a shipped map, not {_kind_of(raw)}"
@@ -771,10 +757,7 @@ def _countersheet(
         raise ScenarioError(
             str(path), "(top level)", f"a countersheet must be a mapping, not {_kind_of(data)}"
         )
-    try:
-        cs = CountersheetIn.model_validate(data)
-    except ValidationError as e:
-        raise from_validation(e, str(path)) from None
+    cs = validated(CountersheetIn, data, str(path))
     if cs.game is not None and cs.game != game:
         raise ctx.err("countersheet", f"{ref!r} is a {cs.game} countersheet, not {game}")
     entries: dict[str, dict[str, Any]] = {}
@@ -818,10 +801,7 @@ def _units(
                     f"{rid_text!r} is not on countersheet {sc.countersheet!r}, and the unit "
                     "is not given inline (side, type, ...)",
                 )
-        try:
-            u = UnitIn.model_validate(merged)
-        except ValidationError as e:
-            raise from_validation(e, ctx.file, ("units", i)) from None
+        u = validated(UnitIn, merged, ctx.file, ("units", i))
 
         def bad(sub: str, problem: str, _key: str = key) -> ScenarioError:
             return ctx.err(f"{_key}.{sub}" if sub else _key, problem)
@@ -1023,10 +1003,7 @@ def _scenario_rules(
 ) -> ScenarioRules:
     """The keys of `special:` the engine enforces (engine.wb95.scenario_rules, the Kursk
     fronts of 17.1.1 / 18.1.2); other keys are notes."""
-    try:
-        sp = SpecialIn.model_validate(sc.special)
-    except ValidationError as e:
-        raise from_validation(e, ctx.file, ("special",)) from None
+    sp = validated(SpecialIn, sc.special, ctx.file, ("special",))
 
     def turn_of(d: dt.date, key: str) -> int:
         if calendar is None:

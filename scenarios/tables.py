@@ -11,8 +11,6 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from engine.model import (
     AirRules,
     BreakdownRule,
@@ -29,7 +27,7 @@ from engine.model import (
     TerrainTable,
 )
 from engine.wb95.crt import ResultTables, parse_tables
-from scenarios.errors import ScenarioError, from_validation
+from scenarios.errors import ScenarioError, validated
 from scenarios.schema import AirTableIn, GameRulesIn, MoraleIn, SupplyTableIn, TableIn
 from scenarios.yamlio import read_yaml_file
 
@@ -73,10 +71,7 @@ def _costs(
 def _load_table(game: str) -> TerrainTable:
     path = table_path(game)
     data = read_yaml_file(path)
-    try:
-        t = TableIn.model_validate(data)
-    except ValidationError as e:
-        raise from_validation(e, str(path)) from None
+    t = validated(TableIn, data, str(path))
     if t.game != game:
         raise ScenarioError(str(path), "game", f"is {t.game!r}, but the file is for {game!r}")
     terrain: dict[str, TerrainRow] = {}
@@ -134,10 +129,7 @@ def load_morale() -> dict[str, int]:
 @lru_cache(maxsize=1)
 def _load_morale() -> tuple[tuple[str, int], ...]:
     data = read_yaml_file(MORALE_FILE)
-    try:
-        m = MoraleIn.model_validate(data)
-    except ValidationError as e:
-        raise from_validation(e, str(MORALE_FILE)) from None
+    m = validated(MoraleIn, data, str(MORALE_FILE))
     return tuple(m.limits.items())
 
 
@@ -170,10 +162,7 @@ def load_supply(game: str) -> SupplyTable:
 @cache
 def _load_supply(game: str) -> SupplyTable:
     data = read_yaml_file(SUPPLY_FILE)
-    try:
-        t = SupplyTableIn.model_validate(data)
-    except ValidationError as e:
-        raise from_validation(e, str(SUPPLY_FILE)) from None
+    t = validated(SupplyTableIn, data, str(SUPPLY_FILE))
     missing = [n for n in load_morale() if n not in t.mp]
     if missing:
         raise ScenarioError(
@@ -206,10 +195,7 @@ def _load_game_rules(game: str) -> GameRules:
     if not _ID.match(game) or not path.is_file():
         return GameRules()
     data = read_yaml_file(path)
-    try:
-        r = GameRulesIn.model_validate(data)
-    except ValidationError as e:
-        raise from_validation(e, str(path)) from None
+    r = validated(GameRulesIn, data, str(path))
     if r.game != game:
         raise ScenarioError(str(path), "game", f"is {r.game!r}, but the file is for {game!r}")
     mines = None
@@ -270,10 +256,7 @@ def load_air_rules(game: str) -> AirRules:
 @cache
 def _load_air_rules(game: str) -> AirRules:
     data = read_yaml_file(AIR_FILE)
-    try:
-        t = AirTableIn.model_validate(data)
-    except ValidationError as e:
-        raise from_validation(e, str(AIR_FILE)) from None
+    t = validated(AirTableIn, data, str(AIR_FILE))
     nations = set(load_morale())
     named = [*t.counter_sp, *t.no_defensive_support, *t.supply_nations]
     for g in t.games.values():
