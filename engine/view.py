@@ -248,7 +248,18 @@ PRIVATE_REPORTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Reports about one unit of a side that its enemy may not identify (a stack's hidden
+# counters: 16.1.1): the other side and a spectator see the event without the unit's id.
+UNIT_REPORTS = frozenset(
+    {"oos_changed", "oos_paid", "surrender_test", "breakdown_roll", "dice_rolled"}
+)
+
+
 def _private(e: Event, viewer: str) -> Event:
+    if e.kind in UNIT_REPORTS and "unit" in e.data and "side" in e.data:
+        if e.data["side"] == viewer:
+            return e
+        return Event(e.seq, e.kind, e.data | {"unit": None, "private": True})
     keys = PRIVATE_REPORTS.get(e.kind)
     if keys is None or e.data.get("side") == viewer:
         return e

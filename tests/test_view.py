@@ -68,3 +68,14 @@ def test_private_reports_are_counted_not_listed_for_the_other_side() -> None:
     (mine,) = visible_events([e], "soviet")
     assert mine.data["supplied"] == ["s-a", "s-b"]
     assert visible_events([e], "moderator")[0] is e
+
+
+def test_16_1_1_reports_about_one_unit_do_not_name_it_to_the_enemy() -> None:
+    from engine.core import Event
+    from engine.view import visible_events
+
+    e = Event(7, "oos_changed", {"unit": "s-c", "side": "soviet", "old": 0, "new": 1})
+    d = Event(8, "dice_rolled", {"faces": [3, 4], "unit": "s-c", "side": "soviet"})
+    for theirs in visible_events([e, d], "german"):
+        assert theirs.data["unit"] is None
+    assert [x.data["unit"] for x in visible_events([e, d], "soviet")] == ["s-c", "s-c"]

@@ -409,7 +409,7 @@ def _breakdown(ctx: Ctx, side: str, supplied: frozenset[str]) -> None:
             continue
         if not activated(ctx.state, uid, (MOVED, ATTACKED)):
             continue
-        (face,) = ctx.roll(1, f"{rule.equipment} breakdown of {uid} (22.1.1)", unit=uid)
+        (face,) = ctx.roll(1, f"{rule.equipment} breakdown (22.1.1)", unit=uid, side=side)
         lost = face in rule.hits
         ctx.emit("breakdown_roll", side=side, unit=uid, face=face, lost=lost, rule="22.1.1")
         if lost:

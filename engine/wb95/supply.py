@@ -306,7 +306,7 @@ def surrender_test(ctx: Ctx, uid: str) -> bool:
             rule="10.2.6",
         )
         return False
-    faces = ctx.roll(SURRENDER_DICE, "surrender test (10.2.6)", unit=uid)
+    faces = ctx.roll(SURRENDER_DICE, "surrender test (10.2.6)", unit=uid, side=u.side)
     roll = sum(faces)
     gone = level - roll > 0
     ctx.emit(
