@@ -1,4 +1,8 @@
-# Kessel referee. Local play by default; the Discord bot once KESSEL_DISCORD_TOKEN is set.
+# Kessel referee. Local play by default; the Discord bot once KESSEL_DISCORD_TOKEN is set:
+#   docker build -t kessel .
+#   docker run -d --name kessel -e KESSEL_DISCORD_TOKEN=... -v kessel-data:/data kessel
+#   docker run --rm -e KESSEL_DISCORD_TOKEN=... -v kessel-data:/data kessel bot --sync global
+# The games live in the SQLite file on the /data volume (KESSEL_DB).
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
@@ -7,4 +11,6 @@ COPY scenarios ./scenarios
 COPY render ./render
 COPY bot ./bot
 RUN pip install --no-cache-dir .
+ENV KESSEL_DB=/data/kessel.db PYTHONUNBUFFERED=1
+VOLUME ["/data"]
 ENTRYPOINT ["kessel"]

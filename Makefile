@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit setup clean
+.PHONY: run test lint typecheck unit setup clean fuzz bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,15 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/pytest
+
+# Long self-play fuzzing over every shipped scenario (docs/performance.md); reproducers of
+# broken invariants go to fuzz-failures/. FUZZ_ARGS to change it, e.g. FUZZ_ARGS="--seeds 5".
+FUZZ_ARGS ?= --seeds 50 --max-inputs 3000
+fuzz: $(STAMP)
+	$(BIN)/kessel fuzz $(FUZZ_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/kessel bench --json bench.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

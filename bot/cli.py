@@ -1,7 +1,9 @@
 """`kessel`: the command line (DESIGN §6).
 
-    kessel                       local play: pick a shipped scenario and play it here
-    kessel play [SCENARIO]       local play of a scenario (shipped id or file) or game export
+    kessel                       the Discord bot if a token is configured, else local play
+    kessel play [SCENARIO|GAME] [--db FILE] [--vs SIDE|--hotseat] [--seed N]
+                                 play at this terminal (games kept in kessel.db; no scenario:
+                                 a menu of unfinished games and scenarios)
     kessel scenarios             list the shipped scenarios
     kessel run SCENARIO [--orders FILE|-] [--dice 3,4,6,1] [--seed N] [--json] [--save FILE]
                [--view SIDE|spectator|moderator]
@@ -10,7 +12,10 @@
     kessel buildmap ID [--check]  rebuild scenarios/maps/ID.yaml from its geography (docs/maps.md)
     kessel render SCENARIO|RECORD [--view SIDE|spectator|moderator]
                [--around HEX --radius N | --box HEX HEX] [--zoom Z] [--out FILE.png]
-    kessel bench [SCENARIO]      time map snapshots (render + PNG) against the budgets
+    kessel bench [SCENARIO] [--json FILE] [--quick]   time engine and renderer vs. targets
+    kessel bot [--db FILE] [--sync global|guild ID]   the Discord referee (token: env/kessel.toml)
+    kessel load [--games 200] [--seconds 60] [--rate 20]   load the service + SQLite store
+    kessel fuzz [SCENARIO...] [--seeds N] [--from S] [--max-inputs M]   self-play fuzzing
 
 Exit status: 0 ok, 1 a bad file or argument, 2 a rejected order.
 """
@@ -52,19 +57,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "render":
             return _render(args)
         if args.command == "bench":
-            from render.bench import bench
+            from bot.bench import main as bench
 
-            print("\n".join(bench(args.scenario)))
-            return 0
+            return bench(args)
+        if args.command == "load":
+            from bot.load import main as load
+
+            return load(args)
+        if args.command == "fuzz":
+            from bot.fuzz import main as fuzz
+
+            return fuzz(args)
         if args.command == "validate":
             return _validate(args.target)
         if args.command == "buildmap":
             from scenarios.mapbuild import main as buildmap
 
             return buildmap([*args.ids, *(["--check"] if args.check else [])])
-        from bot.local import play
+        if args.command == "play":
+            return _play(args)
+        if args.command == "bot":
+            from bot.discord.run import main as bot
 
-        return play(getattr(args, "scenario", None))
+            return bot(args)
+        return _default()
     except SourceError as e:
         print(f"kessel: {e}", file=sys.stderr)
         return 1
@@ -89,8 +105,17 @@ def _parser() -> argparse.ArgumentParser:
         help="print the state as this viewer sees it (fog of war, sealed inputs); "
         "default moderator: everything",
     )
-    play = sub.add_parser("play", help="play a scenario locally (hot seat)")
-    play.add_argument("scenario", nargs="?")
+    play = sub.add_parser(
+        "play", help="play at this terminal: hot seat, or against the built-in opponent"
+    )
+    play.add_argument(
+        "scenario", nargs="?", help="shipped scenario id, scenario file, game export or game id"
+    )
+    play.add_argument("--db", default="kessel.db", metavar="FILE", help="default kessel.db")
+    how = play.add_mutually_exclusive_group()
+    how.add_argument("--vs", metavar="SIDE", help="the built-in opponent plays SIDE")
+    how.add_argument("--hotseat", action="store_true", help="every side at this screen")
+    play.add_argument("--seed", type=int, help="seed of the dice (default: a random one)")
     sub.add_parser("scenarios", help="list the shipped scenarios")
     rd = sub.add_parser("render", help="draw the map as a viewer sees it (PNG)")
     rd.add_argument("scenario", help="scenario file, shipped scenario id, or game export")
@@ -103,8 +128,25 @@ def _parser() -> argparse.ArgumentParser:
     rd.add_argument("--events", action="store_true", help="draw the last phase's moves and combats")
     rd.add_argument("--hq-range", type=int, default=None, metavar="N", help="HQ range rims")
     rd.add_argument("--control", action="store_true", help="outline controlled hexes")
-    be = sub.add_parser("bench", help="time map snapshots against the budgets")
+    be = sub.add_parser("bench", help="time the engine and the renderer against the targets")
     be.add_argument("scenario", nargs="?", default="korsun-1944")
+    be.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    be.add_argument("--quick", action="store_true", help="one repetition each (a smoke run)")
+    ld = sub.add_parser("load", help="load the referee service and its store (loopback)")
+    ld.add_argument("--games", type=int, default=200, metavar="N", help="concurrent games")
+    ld.add_argument("--seconds", type=float, default=60.0, metavar="S", help="duration")
+    ld.add_argument("--rate", type=float, default=20.0, metavar="R", help="inputs per second")
+    ld.add_argument("--seed", type=int, default=1, metavar="N")
+    ld.add_argument("--db", metavar="FILE", help="database file (default: a temporary one)")
+    ld.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    fz = sub.add_parser("fuzz", help="self-play with random players, checking invariants")
+    fz.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="default: all shipped")
+    fz.add_argument("--seeds", type=int, default=10, metavar="N", help="games per scenario")
+    fz.add_argument("--from", dest="start", type=int, default=0, metavar="S", help="first seed")
+    fz.add_argument("--max-inputs", type=int, default=5000, metavar="M", help="per game")
+    fz.add_argument("--max-turns", type=int, default=None, metavar="T", help="stop after turn T")
+    fz.add_argument("--out", default="fuzz-failures", metavar="DIR", help="reproducers")
+    fz.add_argument("--players", default="random", help="random, opponent or both: a,b")
     mv = sub.add_parser("moves", help="list where a unit may move now")
     mv.add_argument("scenario")
     mv.add_argument("unit")
@@ -112,9 +154,52 @@ def _parser() -> argparse.ArgumentParser:
     bm = sub.add_parser("buildmap", help="rebuild a shipped map from its geography")
     bm.add_argument("ids", nargs="+", metavar="ID", help="map id: korsun, kursk, prokhorovka")
     bm.add_argument("--check", action="store_true", help="only check the map file is fresh")
+    from bot.discord.run import add_arguments as bot_arguments
+
+    bot_arguments(sub.add_parser("bot", help="run the Discord referee (needs a bot token)"))
     va = sub.add_parser("validate", help="check a map, countersheet or scenario file")
     va.add_argument("target", help="a file, or the id of a shipped scenario, map or countersheet")
     return p
+
+
+def _play(args: argparse.Namespace) -> int:
+    from bot.local import play
+
+    return play(args.scenario, db=args.db, vs=args.vs, hotseat=args.hotseat, seed=args.seed)
+
+
+def _discord_configured() -> bool:
+    """A Discord bot token in the environment (KESSEL_DISCORD_TOKEN), kessel.toml or .env."""
+    import os
+
+    try:
+        from bot.discord.config import load_config
+    except ImportError:
+        return bool(os.environ.get("KESSEL_DISCORD_TOKEN", "").strip())
+    return load_config() is not None
+
+
+def _default() -> int:
+    """`kessel` alone (`make run`): the Discord bot when a token is configured, else local
+    play at this terminal."""
+    if _discord_configured():
+        if "bot" in _commands():
+            return main(["bot"])
+        print(
+            "kessel: a Discord token is configured, but this Kessel has no Discord bot "
+            "(`kessel bot`) yet; starting local play instead.",
+            file=sys.stderr,
+        )
+    from bot.local import play
+
+    return play()
+
+
+def _commands() -> set[str]:
+    for action in _parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()  # pragma: no cover
 
 
 def _validate(target: str) -> int:

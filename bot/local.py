@@ -1,183 +1,764 @@
-"""Local play at the terminal, no Discord needed: what `make run` starts when no Discord
-token is configured. Hot seat: whoever sits at the keyboard gives the orders of the side
-the game awaits (or starts a line with `side:`).
+"""Local play at the terminal (`kessel play`, and `make run` when no Discord token is
+configured): a terminal referee on the referee service (bot/service) with a SQLite file
+in the working directory (default `kessel.db`).
+
+Two ways to play:
+- hot seat: the person at this terminal (`local:player`) holds every side; the side the
+  game awaits gives its orders. At one shared screen the view is the moderator's (the
+  service shows a person who holds every side everything).
+- against the built-in opponent (`--vs SIDE`: the opponent plays SIDE, you the other
+  sides): the game is created by `local:host`, you see only your side's view, and the
+  service plays the opponent's inputs as soon as the game awaits it.
+
+Every input is on disk before it is answered (the service's write path), so quitting at
+any moment and starting again continues exactly where the game was. Bad input changes
+nothing: the service refuses it and says why.
+
+Reading and writing go through an `Out` (bot/terminal.py): rich tables, colour and
+spinners at a terminal, plain text through injected `read`/`write` functions otherwise.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
+import asyncio
+import getpass
+import re
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from bot.script import SourceError, describe_event, export_yaml, load_source
-from engine.core import Rejection
+from bot.service import Caller, Referee, Refusal, Reply
+from bot.service.game import LiveGame
+from bot.store import StoreError
+from bot.terminal import Out, PlainOut, RichOut, interactive, plain
 from engine.notation import USAGE, NotationError, parse_order
-from engine.record import GameRecord
-from engine.view import MODERATOR, View, view
-from engine.wb95 import flow
-from engine.wb95.game import legal_moves
-from engine.wb95.movement import fmt_mp
-from engine.wb95.sequence import PHASES, title
+from engine.view import UnitView
 from scenarios import list_scenarios
 
-HELP = """Type orders in the notation, one per line, e.g.
-  move s-232 0434            move a unit (cheapest path) or give the path: move s-232 0334 0434
-  done                       end your part of the phase
+DEFAULT_DB = "kessel.db"
+GUILD, CHANNEL = "local", "terminal"
+PLAYER_ID = "local:player"
+HOST = Caller("local:host", "this terminal", guild=GUILD, channel=CHANNEL)
+
+HELP = """Type orders in the notation, one per line (several lines pasted: one block, all or none):
+  move s-232 0434            move a unit (cheapest path), or give the path: move s-232 0334 0434
+  attack g-88a g-88b -> 1619 declare an attack; then answer its decisions (retreat, losses, ...)
+  german: done               a line may name its side (hot seat, both sides awaited)
+  done                       end your part of the phase (or a set-up step)
 Other commands:
-  units [SIDE]               the units a side sees (default: the side to act)
-  moves UNIT                 where a unit may move now, with costs
+  status                     where the game is, who is awaited, open decisions
+  legal                      what the side to act may do now, decisions with their options
+  units [SIDE]               the units (default: the side to act) as you may see them
+  moves UNIT                 where a unit may move now, with MP costs and paths
+  odds ATTACK-ORDER          preview an attack, e.g. odds attack s-232 -> 1619
+  log [new|N]                the turn log (new: since your last input; N: last N lines)
+  map [HEX [RADIUS]]         write a PNG of the map in your view; around HEX if given
+  undo                       take back your last input (not past a die roll)
+  export FILE                a game record; `kessel run FILE` replays it
+  mod COMMAND                moderator tools of the service (hot seat), e.g. mod rollback 120
   orders                     the order forms
-  undo                       take back your last order (not past a die roll)
-  save FILE                  write a game export (replay it with: kessel run FILE)
-  help, quit"""
+  help, quit                 (the game is saved at every input: `kessel play` continues it)"""
+
+# How a decision kind is answered (the order forms shown next to its options).
+ANSWERS: dict[str, tuple[str, ...]] = {
+    "losses": ("losses",),
+    "retreat": ("retreat",),
+    "pursuit": ("pursue", "pass"),
+    "defence": ("defend", "pass"),
+    "repair": ("repair",),
+    "place-if": ("place-if", "done"),
+}
+
+COMMANDS = frozenset(
+    {
+        "help",
+        "?",
+        "quit",
+        "exit",
+        "q",
+        "status",
+        "legal",
+        "units",
+        "moves",
+        "odds",
+        "log",
+        "map",
+        "undo",
+        "export",
+        "mod",
+        "orders",
+    }
+)
 
 
 def play(
-    ref: str | None,
-    read: Callable[[str], str] = input,
-    write: Callable[[str], None] = print,
+    scenario: str | None = None,
+    read: Callable[[str], str] | None = None,
+    write: Callable[[str], None] | None = None,
+    *,
+    db: str | Path = DEFAULT_DB,
+    vs: str | None = None,
+    hotseat: bool = False,
+    seed: int | None = None,
+    out: Out | None = None,
+    **referee_kw: Any,
 ) -> int:
-    """Run a local game; `read`/`write` are replaceable for tests."""
-    if ref is None:
-        ref = _choose(read, write)
-        if ref is None:
-            return 0
-    try:
-        src = load_source(ref)
-    except SourceError as e:
-        write(f"kessel: {e}")
-        return 1
-    rec = GameRecord(src.setup, src.seed or 0, tuple(src.dice))
-    for e in rec.start_events:
-        write(describe_event(e))
-    for raw in src.orders.splitlines():
-        order = parse_order(raw)
-        if order is not None:
-            rec.submit(None, order)
-    write(f"{src.setup.name}. Type 'help' for commands.")
-    while True:
-        if rec.state.over:
-            write(f"The game is over: {rec.state.result}")
-            return 0
-        try:
-            line = read(_prompt(rec)).strip()
-        except EOFError:
-            write("")
-            return 0
-        if not line:
-            continue
-        word, _, rest = line.partition(" ")
-        cmd = word.lower()
-        if cmd in ("quit", "exit"):
-            return 0
-        if cmd == "help":
-            write(HELP)
-        elif cmd == "orders":
-            write("\n".join(USAGE.values()))
-        elif cmd == "units":
-            _show_units(rec, rest.strip().lower() or None, write)
-        elif cmd == "moves":
-            _show_moves(rec, rest.strip(), write)
-        elif cmd == "undo":
-            awaited = flow.awaited_sides(rec.state)
-            if not awaited:
-                write("nothing to undo")
-                continue
-            r = rec.undo(awaited[0])
-            write(str(r) if isinstance(r, Rejection) else f"undone: {r.line}")
-        elif cmd == "save":
-            _save(rec, src.scenario_ref, rest.strip(), write)
+    """Run local play until `quit` or the end of input; `read`/`write` (or `out`) are
+    replaceable for tests and pipes. `referee_kw` goes to `Referee.open` (e.g. a test's
+    `opponents=`). Returns the exit status."""
+    if out is None:
+        if read is None and write is None and interactive():
+            out = RichOut()
         else:
-            _order(rec, line, write)
+            out = PlainOut(read or input, write or print)
+    session = LocalPlay(out, db, **referee_kw)
+    return asyncio.run(session.main(scenario, vs=None if hotseat else vs, seed=seed))
 
 
-def _choose(read: Callable[[str], str], write: Callable[[str], None]) -> str | None:
-    infos = list_scenarios()
-    write("Kessel — local play. Shipped scenarios:")
-    for i, info in enumerate(infos, 1):
-        write(f"  {i}. {info.id} — {info.name} ({info.game}, {info.turns} turns)")
-    while True:
+class LocalPlay:
+    def __init__(self, out: Out, db: str | Path = DEFAULT_DB, **referee_kw: Any) -> None:
+        self.out = out
+        self.db = Path(db)
+        self.referee_kw = referee_kw
+        self.me = Caller(PLAYER_ID, _user_name(), guild=GUILD, channel=CHANNEL)
+        self._ref: Referee | None = None
+        self.gid: str | None = None
+        self.live: LiveGame | None = None  # the game at the last prompt (tests look at it)
+
+    @property
+    def ref(self) -> Referee:
+        assert self._ref is not None, "not open"
+        return self._ref
+
+    # --- the session ------------------------------------------------------------------
+    async def main(self, scenario: str | None, *, vs: str | None, seed: int | None) -> int:
         try:
-            ans = read("Scenario number or id (q to quit): ").strip()
-        except EOFError:
-            return None
-        if ans.lower() in ("q", "quit", ""):
-            return None
-        if ans.isdigit() and 1 <= int(ans) <= len(infos):
-            return infos[int(ans) - 1].id
-        if any(info.id == ans for info in infos) or Path(ans).is_file():
-            return ans
-        write(f"no scenario '{ans}'")
+            with self.out.busy(f"Opening {self.db}"):
+                self._ref = await Referee.open(self.db, **self.referee_kw)
+        except (StoreError, OSError) as e:
+            self.out.line(f"kessel: cannot open {self.db}: {e}", "bad")
+            return 1
+        try:
+            try:
+                if scenario is None:
+                    gid = await self.menu(vs, seed)
+                else:
+                    gid = await self.open_game(scenario, vs, seed)
+            except Refusal as e:
+                self.out.line(f"kessel: {e}", "bad")
+                return 1
+            except (EOFError, KeyboardInterrupt):
+                self.out.line("")
+                return 0
+            if gid is None:
+                return 0
+            self.gid = gid
+            return await self.loop()
+        finally:
+            await self.ref.close()
+
+    async def menu(self, vs: str | None, seed: int | None) -> str | None:
+        """Unfinished local games to continue, and the shipped scenarios to start."""
+        games = await self.ref.games(self.me, here=False, mine=True)
+        self.out.line("Kessel — local play", "head")
+        if games:
+            rows = []
+            for x in games:
+                g = await self.ref.game(x["id"])
+                ai = g.ai_sides()
+                mode = f"vs opponent ({', '.join(ai)})" if ai else "hot seat"
+                rows.append(
+                    [x["id"], x["scenario"], x["where"], mode, await self._last_played(x["id"])]
+                )
+            self.out.table(
+                f"Unfinished games in {self.db}:",
+                ["game", "scenario", "now", "players", "last played"],
+                rows,
+            )
+        infos = list_scenarios()
+        self.out.table(
+            "Scenarios to start:",
+            ["#", "scenario", "name", "game", "turns"],
+            [[i, s.id, s.name, s.game, s.turns] for i, s in enumerate(infos, 1)],
+        )
+        ids = {x["id"] for x in games}
+        while True:
+            ask = "Game id to continue, or scenario number or id to start (q to quit): "
+            ans = self.out.ask(ask if games else "Scenario number or id (q to quit): ").strip()
+            if ans.lower() in ("q", "quit", "exit"):
+                return None
+            if not ans:
+                continue
+            if ans.lower() in ids:
+                return ans.lower()
+            if ans.isdigit() and 1 <= int(ans) <= len(infos):
+                ans = infos[int(ans) - 1].id
+            if any(s.id == ans for s in infos) or Path(ans).is_file():
+                if vs is None:
+                    vs = await self._ask_mode(ans)
+                return await self.open_game(ans, vs or None, seed)
+            self.out.line(f"no game or scenario '{ans}'", "bad")
+
+    async def _ask_mode(self, scenario: str) -> str:
+        sides = await asyncio.to_thread(_sides_of, scenario)
+        opts = "/".join(sides)
+        while True:
+            ans = (
+                self.out.ask(
+                    f"h: hot seat (every side at this screen), or the side the built-in "
+                    f"opponent plays ({opts}) [h]: "
+                )
+                .strip()
+                .lower()
+            )
+            if ans in ("", "h", "hot", "hotseat", "hot seat"):
+                return ""
+            if ans in sides:
+                return ans
+            self.out.line(f"answer h or one of {', '.join(sides)}", "bad")
+
+    async def _last_played(self, gid: str) -> str:
+        g = await self.ref.game(gid)
+        last = await self.ref.store.log(gid, after=max(0, g.head - 1))
+        ts = last[-1].ts if last else g.row.created_at
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+
+    async def open_game(self, ref: str, vs: str | None, seed: int | None) -> str:
+        """A new game of a shipped scenario, a scenario file or a game export; or an
+        existing game of this db by its id."""
+        path = Path(ref)
+        known = {s.id for s in list_scenarios()}
+        if ref not in known and not path.is_file():
+            try:
+                g = await self.ref.game(ref)
+            except Refusal:
+                raise Refusal(
+                    f"'{ref}' is neither a shipped scenario ({', '.join(sorted(known))}), "
+                    f"a file, nor a game in {self.db}"
+                ) from None
+            if not g.sides_of(self.me.id):
+                raise Refusal(f"you hold no seat in game {g.id}")
+            return g.id
+        if vs is not None and not self._has_opponent():
+            self.out.line(
+                "The built-in opponent is not available in this Kessel (bot/opponent.py does "
+                "not load): the game is hot seat instead.",
+                "warn",
+            )
+            vs = None
+        creator = self.me if vs is None else HOST
+        with self.out.busy("Setting up the game"):
+            if path.is_file() and ref not in known:
+                replies, gid = await self._from_file(creator, path, seed)
+            else:
+                replies = await self.ref.new_game(creator, ref, seed=seed)
+                gid = _game_of(replies)
+            g = await self.ref.game(gid)
+            if vs is not None:
+                vs = vs.strip().lower()
+                if vs not in g.setup.sides:
+                    raise Refusal(
+                        f"'{vs}' is not a side of {g.setup.name}: {', '.join(g.setup.sides)}"
+                    )
+            for side in g.setup.sides:
+                if side != vs:
+                    replies += await self.ref.join(self.me, gid, side)
+        if vs is not None:
+            with self.out.busy(f"The built-in opponent ({vs}) sits down"):
+                replies += await self.ref.seat_ai(HOST, gid, vs)
+        # the seat-by-seat chatter of setting up is left out
+        await self.show([r for r in replies if r.kind != "info" or r.to == "side"])
+        return gid
+
+    async def _from_file(
+        self, creator: Caller, path: Path, seed: int | None
+    ) -> tuple[list[Reply], str]:
+        from scenarios import ScenarioError
+        from scenarios.yamlio import parse_yaml
+
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise Refusal(f"{path}: {e.strerror or e}") from None
+        try:
+            data = parse_yaml(text, str(path))
+        except ScenarioError as e:
+            raise Refusal(str(e)) from None
+        if isinstance(data, dict) and data.get("kessel") == "game-export":
+            replies = await self.ref.import_game(creator, text)
+        elif isinstance(data, dict):
+            replies = await self.ref.new_game(creator, path.stem, seed=seed, scenario_data=data)
+        else:
+            raise Refusal(f"{path}: neither a scenario nor a game export")
+        return replies, _game_of(replies)
+
+    def _has_opponent(self) -> bool:
+        return self.ref.has_opponent
+
+    # --- the prompt loop --------------------------------------------------------------
+    async def loop(self) -> int:
+        g = await self.ref.game(self.gid or "")
+        self.out.line(f"{g.row.name} — game {g.id} in {self.db}. Type 'help' for commands.", "head")
+        await self.cmd_status([])
+        replies = await self.ref.history(self.me, g.id, limit=8)
+        await self.show(replies)
+        await self._nudge_opponent()
+        while True:
+            try:
+                text = self.out.ask(await self.prompt())
+            except (EOFError, KeyboardInterrupt):
+                self.out.line("")
+                self._bye()
+                return 0
+            text = text.strip()
+            if not text:
+                continue
+            try:
+                if await self.command(text):
+                    self._bye()
+                    return 0
+            except Refusal as e:
+                self.out.line(f"refused: {e}", "bad")
+
+    def _bye(self) -> None:
+        self.out.line(f"Game {self.gid} is saved in {self.db}; `kessel play` continues it.", "dim")
+
+    async def prompt(self) -> str:
+        g = await self.ref.game(self.gid or "")
+        self.live = g
+        if g.status == "over" or g.state.over:
+            return f"[{g.id} · game over] > "
+        if g.status != "active":
+            return f"[{g.id} · {g.status}] > "
+        side = await self.acting_side()
+        s = g.state
+        what = f"T{s.turn} {_short_where(g.where())}"
+        asks = [d for d in s.pending if d.side == side]
+        if side is None:
+            who = "awaiting " + ", ".join(g.awaited())
+        elif asks:
+            who = f"{side} decides: {asks[0].kind}"
+        else:
+            who = f"{side} to act"
+        return f"[{g.id} · {what} · {who}] > "
+
+    async def acting_side(self) -> str | None:
+        """The side at the keyboard: the first side awaited that this person holds."""
+        g = await self.ref.game(self.gid or "")
+        mine = g.sides_of(self.me.id)
+        return next((s for s in g.awaited() if s in mine), None)
+
+    async def command(self, text: str) -> bool:
+        """One input; True to quit."""
+        lines = [x for x in text.splitlines() if x.strip()]
+        if len(lines) > 1:
+            await self.cmd_orders(lines)
+            return False
+        word, _, rest = text.partition(" ")
+        verb = word.lower()
+        args = rest.split()
+        if verb not in COMMANDS:
+            await self.cmd_orders([text])
+            return False
+        if verb in ("quit", "exit", "q"):
+            return True
+        if verb in ("help", "?"):
+            self.out.line(HELP)
+        elif verb == "orders":
+            self.out.line("\n".join(USAGE.values()))
+        elif verb == "status":
+            await self.cmd_status(args)
+        elif verb == "legal":
+            await self.cmd_legal()
+        elif verb == "units":
+            await self.cmd_units(args)
+        elif verb == "moves":
+            await self.cmd_moves(args)
+        elif verb == "odds":
+            await self.cmd_odds(rest.strip())
+        elif verb == "log":
+            await self.cmd_log(args)
+        elif verb == "map":
+            await self.cmd_map(args)
+        elif verb == "undo":
+            await self.show(await self.ref.undo(self.me, self._gid))
+        elif verb == "export":
+            await self.cmd_export(rest.strip())
+        elif verb == "mod":
+            with self.out.busy("Moderator command"):
+                replies = await self.ref.mod(self.me, self._gid, rest.strip())
+            await self.show(replies)
+        return False
+
+    @property
+    def _gid(self) -> str:
+        assert self.gid is not None
+        return self.gid
+
+    # --- orders -----------------------------------------------------------------------
+    async def cmd_orders(self, lines: Sequence[str]) -> None:
+        side = await self.acting_side()
+        g = await self.ref.game(self._gid)
+        several = len(g.sides_of(self.me.id)) > 1
+        block = "\n".join(_with_side(x, side) if several else x for x in lines)
+        ai = bool(g.ai_sides())
+        with self.out.busy("The opponent plays" if ai else "Refereeing"):
+            replies = await self.ref.orders(self.me, self._gid, block)
+        await self.show(replies)
+
+    async def _nudge_opponent(self) -> None:
+        """If the game awaits only the built-in opponent (a restart between an input and
+        the opponent's answer), let it play now."""
+        g = await self.ref.game(self._gid)
+        awaited = g.awaited()
+        if not g.ai_sides() or not awaited or any(s not in g.ai_sides() for s in awaited):
+            return
+        with self.out.busy("The opponent plays"):
+            replies = await self.ref.nudge(self._gid)
+        await self.show(replies)
+
+    # --- looks ------------------------------------------------------------------------
+    async def cmd_status(self, args: Sequence[str]) -> None:
+        replies = await self.ref.status(self.me, self._gid)
+        for r in replies:
+            lines = plain(r.text).splitlines()
+            self.out.panel(lines[0] if lines else "status", lines[1:])
+            for p in r.data.get("pending", []):
+                self._decision(p.get("side", ""), p.get("kind", ""), p.get("rule", ""), p)
+
+    async def cmd_legal(self) -> None:
+        side = await self.acting_side()
+        with self.out.busy("Listing what may be done"):
+            la = await self.ref.legal(self.me, self._gid, side)
+        if not la:
+            self.out.line("nothing: it is not your turn to act", "warn")
+            return
+        self.out.line(f"What {side} may do now:", "head")
+        for d in la.get("decisions") or []:
+            self._decision(d["side"], d["kind"], d.get("rule", ""), d)
+        rows: list[list[str]] = []
+
+        def add(what: str, text: str) -> None:
+            rows.append([what, text])
+
+        moves = la.get("moves") or {}
+        if moves:
+            add("move", f"{len(moves)} units: " + _clip(" ".join(sorted(moves))))
+        for u, hexes in sorted((la.get("entries") or {}).items()):
+            add("enter", f"{u}: {_clip(' '.join(hexes), 60)}")
+        for a in la.get("attacks") or []:
+            add("attack", f"attack {' '.join(a['units'])} -> {' '.join(a['hexes'])}")
+        for key in ("fire", "barrage"):
+            for h, units in sorted((la.get(key) or {}).items()):
+                add(key, f"{key} {' '.join(units)} -> {h}")
+        air = la.get("air") or {}
+        if air:
+            targets = air.get("targets") or {}
+            add(
+                "air",
+                f"{air.get('sp', 0)} SPs; counters {', '.join(air.get('counters') or []) or '-'};"
+                " missions: "
+                + ", ".join(f"{m} ({len(targets.get(m) or [])} hexes)" for m in air["missions"]),
+            )
+        for u, modes in sorted((la.get("setup") or {}).items()):
+            add("setup", f"setup {u} {'|'.join(modes)}")
+        if la.get("place_if"):
+            add("place-if", f"{len(la['place_if'])} hexes, e.g. {' '.join(la['place_if'][:8])}")
+        for key in ("fortify", "strategic"):
+            if la.get(key):
+                add(key, _clip(" ".join(la[key])))
+        if la.get("mask"):
+            add("mask", f"{len(la['mask'])} hexes, e.g. " + _clip(_compact(la["mask"]), 60))
+        bridge = la.get("bridge") or {}
+        if bridge.get("destroy"):
+            add("bridge", "destroy " + " ".join(bridge["destroy"]))
+        for b in bridge.get("build") or []:
+            add("bridge", f"bridge build {b.get('hq')} {b.get('hexside')}")
+        for key in ("reinforce", "withdraw", "repair", "stars", "delay", "leave", "defend"):
+            if la.get(key):
+                add(key, _clip(_compact(la[key])))
+        if la.get("pass"):
+            add("pass", "pass (decline this optional step)")
+        add("done", "yes" if la.get("done") else "not yet (duties or decisions left)")
+        self.out.table("", ["order", "what"], rows)
+
+    def _decision(self, side: str, kind: str, rule: str, d: dict[str, Any]) -> None:
+        lines = []
+        options = d.get("options")
+        if options is None:
+            lines.append("(its options are for that side's eyes)")
+        else:
+            lines += _options_lines(options)
+        for verb in ANSWERS.get(kind, (kind,)):
+            if verb in USAGE:
+                lines.append(f"answer: {USAGE[verb]}")
+        title = f"{side} must decide: {kind}" + (f" ({rule})" if rule else "")
+        self.out.panel(title, lines, "warn")
+
+    async def cmd_units(self, args: Sequence[str]) -> None:
+        g = await self.ref.game(self._gid)
+        side = args[0].lower() if args else await self.acting_side()
+        if side is not None and side not in g.setup.sides:
+            raise Refusal(f"'{args[0]}' is not a side; the sides are {', '.join(g.setup.sides)}")
+        with self.out.busy("Looking"):
+            v = await self.ref.view(self.me, self._gid)
+        shown = [u for u in v.units if (side is None or u.side == side) and not u.eliminated]
+        gone = sum(1 for u in v.units if (side is None or u.side == side) and u.eliminated)
+        rows = [_unit_row(u) for u in sorted(shown, key=_unit_key)]
+        title = f"{side or 'All'} units as {v.viewer} sees them ({len(shown)}"
+        title += f", {gone} eliminated)" if gone else ")"
+        self.out.table(
+            title,
+            ["hex", "unit", "type", "SP", "MP", "CEL", "notes"],
+            rows,
+            styles=[f"side:{u.side}" for u in sorted(shown, key=_unit_key)],
+        )
+        if v.vp:
+            self.out.line("VPs: " + ", ".join(f"{k} {n}" for k, n in v.vp.items()))
+
+    async def cmd_moves(self, args: Sequence[str]) -> None:
+        if len(args) != 1:
+            raise Refusal("moves UNIT, e.g. moves s-232")
+        with self.out.busy(f"Where {args[0]} may go"):
+            moves = await self.ref.moves(self.me, self._gid, args[0])
+        if not moves:
+            self.out.line(f"{args[0]} cannot move now")
+            return
+        self.out.table(
+            f"{args[0]} may move to ({len(moves)} hexes):",
+            ["hex", "MP", "path", ""],
+            [
+                [m["hex"], m["mp"], " ".join(m["path"]), "stops: enemy ZoC" if m["stops"] else ""]
+                for m in moves
+            ],
+        )
+
+    async def cmd_odds(self, text: str) -> None:
+        if not text:
+            raise Refusal("odds ATTACK, e.g. odds attack s-232 s-180 -> 1619")
+        first = text.split()[0].lower()
+        if first not in USAGE and ":" not in first:  # `odds s-232 -> 1619` is an attack
+            text = "attack " + text
+        g = await self.ref.game(self._gid)
+        if len(g.sides_of(self.me.id)) > 1:
+            text = _with_side(text, await self.acting_side())
+        with self.out.busy("Reckoning the odds"):
+            r = await self.ref.odds(self.me, self._gid, text)
+        lines = str(r.get("text") or "").splitlines()
+        if "attack_sp" in r:
+            lines.append(f"attack {r['attack_sp']} SPs against defence {r.get('defence_range')}")
+        lines += [f"  {x}" for x in r.get("explanation") or []]
+        lines += [f"  unknown: {x}" for x in r.get("unknown") or []]
+        self.out.panel("Odds preview (nothing was declared)", lines)
+        results = r.get("results") or []
+        if results:
+            self.out.table(
+                "",
+                ["result", "rolls", "chance", "attacker", "defender"],
+                [
+                    [
+                        x.get("result"),
+                        ",".join(map(str, x.get("rolls", []))),
+                        f"{100 * float(x.get('p', 0)):.0f} %",
+                        x.get("attacker"),
+                        x.get("defender"),
+                    ]
+                    for x in results
+                ],
+            )
+
+    async def cmd_log(self, args: Sequence[str]) -> None:
+        new = bool(args) and args[0].lower() in ("new", "since")
+        limit = int(args[0]) if args and args[0].isdigit() else 40
+        replies = await self.ref.history(self.me, self._gid, since_last=new, limit=limit)
+        for r in replies:
+            lines = plain(r.text).splitlines()
+            self.out.panel(lines[0] if lines else "log", lines[1:], "dim")
+
+    async def cmd_map(self, args: Sequence[str]) -> None:
+        if len(args) > 2:
+            raise Refusal("map [HEX [RADIUS]]")
+        around = args[0] if args else None
+        radius = 4
+        if len(args) == 2:
+            if not args[1].isdigit() or not 0 <= int(args[1]) <= 40:
+                raise Refusal("the radius is a whole number of hexes, 0-40")
+            radius = int(args[1])
+        if around is not None and not re.fullmatch(r"\d{3,4}", around):
+            raise Refusal(f"'{around}' is not a hex number (e.g. 1619)")
+        g = await self.ref.game(self._gid)
+        s = g.state
+        name = f"kessel-{g.id}-t{s.turn}-p{s.phase}" + (f"-{around}" if around else "") + ".png"
+        with self.out.busy("Drawing the map"):
+            png = await self.ref.map_png(self.me, self._gid, around=around, radius=radius)
+        path = Path(name)
+        try:
+            path.write_bytes(png)
+        except OSError as e:
+            raise Refusal(f"cannot write {path}: {e.strerror or e}") from None
+        self.out.line(f"map written to {path.resolve()} ({len(png) / 1024:.0f} KiB)", "good")
+
+    async def cmd_export(self, name: str) -> None:
+        if not name:
+            raise Refusal("export FILE, e.g. export game.yaml")
+        text = await self.ref.export(self.me, self._gid)
+        try:
+            Path(name).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise Refusal(f"cannot write {name}: {e.strerror or e}") from None
+        self.out.line(f"exported to {name}; replay it with: kessel run {name}", "good")
+
+    # --- replies ----------------------------------------------------------------------
+    async def show(self, replies: Sequence[Reply]) -> None:
+        """The service's replies as the person at this terminal should read them: their
+        own answers, their sides' news and decisions, and the public turn announcements
+        (not the public copies of what they already read)."""
+        gid = self.gid or next((r.game for r in replies if r.game), None)
+        mine = set((await self.ref.game(gid)).sides_of(self.me.id)) if gid else set()
+        told = {r.text for r in replies if r.to == "caller"}
+        side_news = any(r.to == "side" and r.side in mine and r.kind == "info" for r in replies)
+        shown: set[str] = set()
+        for r in replies:
+            text = r.text
+            if text in shown:
+                continue
+            if r.to == "caller":
+                style = "bad" if r.kind == "error" else ("good" if r.kind == "result" else "")
+                self.out.line(text, style)
+            elif r.to == "side":
+                if r.side not in mine:
+                    continue
+                if r.kind == "decision":
+                    d = r.data.get("decision") or {}
+                    self._decision(r.side or "", d.get("kind", ""), d.get("rule", ""), d)
+                elif r.kind in ("turn",):
+                    continue  # the channel's "awaiting ..." line says it
+                else:
+                    self.out.line(text, f"side:{r.side}")
+            elif r.to == "channel":
+                if r.kind == "result" and told and not text.startswith(f"Game {r.game}"):
+                    continue  # the public copy of the caller's own result
+                if r.kind == "turn" and side_news and not text.startswith(f"Game {r.game}"):
+                    continue  # the opponent's moves: read in the side's own view
+                if text in told:
+                    continue
+                self.out.line(text, "head" if r.kind in ("turn", "announcement") else "")
+            elif r.to == "moderators" or (r.to == "user" and r.user == self.me.id):
+                self.out.line(text, "warn")
+            shown.add(text)
 
 
-def _prompt(rec: GameRecord) -> str:
-    s = rec.state
-    ph = PHASES[s.phase]
-    awaited = ", ".join(flow.awaited_sides(s))
-    return f"[turn {s.turn} · {title(ph, s.setup.side_names)} · awaiting {awaited}] > "
+# --- helpers ------------------------------------------------------------------------------
 
 
-def _order(rec: GameRecord, line: str, write: Callable[[str], None]) -> None:
+def _user_name() -> str:
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # pragma: no cover - no user database
+        return "player"
+
+
+def _game_of(replies: Sequence[Reply]) -> str:
+    for r in replies:
+        if r.game:
+            return r.game
+    raise Refusal("the service made no game")  # pragma: no cover
+
+
+def _sides_of(scenario: str) -> list[str]:
+    from scenarios import ScenarioError, load_scenario
+
+    try:
+        return list(load_scenario(scenario).sides)
+    except ScenarioError:
+        return []
+
+
+def _with_side(line: str, side: str | None) -> str:
+    """`line` with the acting side in front when it names none (hot seat, where one
+    person holds every side)."""
+    if side is None:
+        return line
     try:
         order = parse_order(line)
-    except NotationError as e:
-        write(f"not understood: {e.problem}")
-        return
-    if order is None:
-        return
-    result = rec.submit(None, order)
-    if isinstance(result, Rejection):
-        write(f"rejected: {result}")
-        return
-    for e in result.events:
-        if text := describe_event(e):
-            write(text)
-    for d in rec.state.pending:
-        write(f"  {d.side} decides {d.kind}: {d.options}")
+    except NotationError:
+        return line  # the service explains what is wrong with it
+    if order is None or order.side is not None:
+        return line
+    return f"{side}: {line.strip()}"
 
 
-def _show_units(rec: GameRecord, side: str | None, write: Callable[[str], None]) -> None:
-    viewer = side or (flow.awaited_sides(rec.state) or [MODERATOR])[0]
-    try:
-        v: View = view(rec.state, viewer)
-    except ValueError as e:
-        write(str(e))
-        return
-    for u in v.units:
-        where = "eliminated" if u.eliminated else (u.hex or "off map")
-        if u.known == "full":
-            vals = f"{u.sp}-{u.mp}" if u.art is None else f"{u.art[0]}/{u.art[1]}-{u.mp}"
-            write(f"  {u.side:8} {where:10} {u.id:14} {u.type:6} {vals:8} CEL {u.cel}/{u.max_cel}")
-        else:
-            seen = f"{u.type}, {u.cel} CEL" if u.known == "type" else "?"
-            write(f"  {u.side:8} {where:10} (counter {u.stack_pos + 1} of stack: {seen})")
-    if v.vp:
-        write(f"  VPs: {v.vp}")
+def _short_where(where: str) -> str:
+    """ "soviet's Movement Phase (phase 3, turn 1) (1944-01-24)" -> "soviet's Movement Phase" """
+    return where.split(" (phase")[0]
 
 
-def _show_moves(rec: GameRecord, unit: str, write: Callable[[str], None]) -> None:
-    moves = legal_moves(rec.state, unit)
-    if not moves:
-        write(f"{unit or 'that unit'} cannot move now")
-        return
-    for h, r in sorted(moves.items(), key=lambda kv: (kv[1].cost, kv[0])):
-        note = " (stops: enemy ZoC)" if r.stops else ""
-        write(f"  {rec.state.setup.map.label(h)}: {fmt_mp(r.cost)} MP via {' '.join(r.path)}{note}")
+def _clip(text: str, n: int = 90) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _save(rec: GameRecord, scenario_ref: object, path: str, write: Callable[[str], None]) -> None:
-    if not path:
-        write("save needs a file name")
-        return
-    from bot.script import RunResult
-
-    try:
-        Path(path).write_text(export_yaml(RunResult(rec), scenario_ref), encoding="utf-8")
-    except OSError as e:
-        write(f"cannot write {path}: {e.strerror}")
-        return
-    write(f"saved to {path}; replay with: kessel run {path}")
+def _compact(value: Any) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_compact(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return " ".join(_compact(v) for v in value)
+    return str(value)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(play(sys.argv[1] if len(sys.argv) > 1 else None))
+def _options_lines(options: Any) -> list[str]:
+    if isinstance(options, dict):
+        out = []
+        for k, v in options.items():
+            if isinstance(v, dict) and v and all(isinstance(x, list) for x in v.values()):
+                for kk, vv in v.items():
+                    alts = [" ".join(map(str, p)) if isinstance(p, list) else str(p) for p in vv]
+                    out.append(f"{k} {kk}: " + (" | ".join(alts) or "none"))
+            else:
+                out.append(f"{k}: {_clip(_compact(v), 120)}")
+        return out
+    return [_clip(_compact(options), 200)]
+
+
+def _unit_key(u: UnitView) -> tuple[str, str, int]:
+    return (u.hex or "~", u.side, u.stack_pos)
+
+
+def _unit_row(u: UnitView) -> list[str]:
+    if u.known != "full":
+        what = {"masked": "? (masked stack)"}.get(u.known, "?")
+        return [
+            u.hex or "off map",
+            what,
+            u.type or "",
+            "",
+            "",
+            "" if u.cel is None else str(u.cel),
+            u.side,
+        ]
+    sp = f"{u.art[0]}/{u.art[1]}" if u.art is not None else ("" if u.sp is None else str(u.sp))
+    notes = []
+    if u.stars:
+        notes.append("★" + ",".join(u.stars))
+    if u.oos:
+        notes.append(f"out of supply {u.oos}")
+    if u.disorganized:
+        notes.append("disorganized")
+    if u.fortification:
+        notes.append(f"fort {u.fortification}")
+    if u.setup:
+        notes.append(u.setup)
+    if u.strategic:
+        notes.append("strategic")
+    if u.arrives:
+        notes.append("arrives " + _compact(u.arrives))
+    cel = f"{u.cel}/{u.max_cel}" if u.cel is not None else ""
+    return [
+        u.hex or "off map",
+        u.id or "?",
+        " ".join(x for x in (u.size, u.type) if x),
+        sp,
+        u.mp or "",
+        cel,
+        ", ".join(notes),
+    ]

@@ -248,8 +248,14 @@ def describe_event(e: Event) -> str:
         return f"{d['unit']} OoS level {d['old']} -> {d['new']}: {why} ({d['rule']})"
     if k == "surrender_test":
         return f"{d['unit']} surrender test ({d['rule']}): {d['note']}"
+    if k == "mod_edited":
+        where = " ".join(d.get("hexes") or []) or "off the map"
+        if d.get("private"):
+            return f"the moderator edited the position ({where})"
+        what = d["unit"] or d["hex"]
+        return f"moderator edit: {what} {d['field']} {d['before']} -> {d['after']} ({where})"
     if k == "decision_opened":
-        return f"{d['side']} must decide: {d['kind']} ({d['rule']})"
+        return f"{d['side']} must decide: {d['decision']} ({d['rule']})"
     if k in ("combat_stage", "decision_closed", "decision_updated", "hq_cms_spent"):
         return ""
     if k in ("sealed_submitted", "sealed_amended", "sealed_completed"):

@@ -73,6 +73,8 @@ class Ctx:
         self._reduce = reducer
 
     def emit(self, kind: str, /, **data: Any) -> Event:
+        # "seq" and "kind" are the event's own keys in its JSON form (DESIGN §6)
+        assert "kind" not in data and "seq" not in data, f"{kind}: data may not use seq/kind"
         ev = Event(self.state.seq + 1, kind, data)
         self._reduce(self.state, ev)
         self.events.append(ev)

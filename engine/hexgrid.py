@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 Layout = Literal["even-q", "odd-q"]
@@ -25,6 +26,7 @@ class HexIdError(ValueError):
     """A hex id that is not 3 or 4 digits."""
 
 
+@lru_cache(maxsize=1 << 16)  # hot in movement and ZoC searches (kessel bench)
 def parse_hex(text: str) -> tuple[int, int]:
     """`"0535"` or `"535"` -> (5, 35). The last two digits are always the row."""
     t = str(text).strip()
@@ -56,6 +58,9 @@ class Grid:
     layout: Layout = "even-q"
     cols: tuple[int, int] = (0, 99)
     rows: tuple[int, int] = (0, 99)
+    # Hexes inside the bounds that are not on the map: where joined sheets do not cover
+    # the rectangle (the Kursk joint game, docs/maps.md). Off the map in every respect.
+    holes: frozenset[HexId] = frozenset()
 
     # --- coordinates -------------------------------------------------------------------
     def _lowered(self, col: int) -> bool:
@@ -63,6 +68,9 @@ class Grid:
         return (col % 2 == 0) == (self.layout == "even-q")
 
     def to_cube(self, h: HexId) -> tuple[int, int, int]:
+        return _to_cube(self, h)
+
+    def _cube(self, h: HexId) -> tuple[int, int, int]:
         c, r = parse_hex(h)
         q = c
         # Lowered columns' rows start half a hex further south.
@@ -83,12 +91,15 @@ class Grid:
             c, r = parse_hex(h)
         except HexIdError:
             return False
-        return self.cols[0] <= c <= self.cols[1] and self.rows[0] <= r <= self.rows[1]
+        inside = self.cols[0] <= c <= self.cols[1] and self.rows[0] <= r <= self.rows[1]
+        return inside and not (self.holes and hex_id(c, r) in self.holes)
 
     def all_hexes(self) -> Iterator[HexId]:
         for c in range(self.cols[0], self.cols[1] + 1):
             for r in range(self.rows[0], self.rows[1] + 1):
-                yield hex_id(c, r)
+                h = hex_id(c, r)
+                if not self.holes or h not in self.holes:
+                    yield h
 
     def neighbours_unbounded(self, h: HexId) -> list[HexId]:
         c, r = parse_hex(h)
@@ -100,7 +111,7 @@ class Grid:
 
     def neighbours(self, h: HexId) -> list[HexId]:
         """The adjacent hexes that are on this map."""
-        return [n for n in self.neighbours_unbounded(h) if self.contains(n)]
+        return list(_neighbours(self, h))
 
     def adjacent(self, a: HexId, b: HexId) -> bool:
         return self.distance(a, b) == 1
@@ -146,3 +157,13 @@ class Grid:
             c, rr = self.from_cube(q, r)
             out.append(hex_id(c, rr))
         return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _neighbours(grid: Grid, h: HexId) -> tuple[HexId, ...]:
+    return tuple(n for n in grid.neighbours_unbounded(h) if grid.contains(n))
+
+
+@lru_cache(maxsize=1 << 16)
+def _to_cube(grid: Grid, h: HexId) -> tuple[int, int, int]:
+    return grid._cube(h)

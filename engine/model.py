@@ -115,6 +115,9 @@ class MapData:
     # Edge hexes where a road leaves the map (a road's first or last hex lies on an edge),
     # with the road kinds: entry along the road (11.1.5) and 11.2.4's entry zones.
     road_exits: Mapping[HexId, frozenset[str]] = field(default_factory=dict)
+    # Named rivers, name -> hexsides (the Kursk victory conditions' Sjejm, Tuskar, Sosna,
+    # Psioł: "crossing ... river", K68).
+    rivers: Mapping[str, frozenset[Hexside]] = field(default_factory=dict)
 
     def terrain_of(self, h: HexId) -> str:
         return self.terrain.get(h, self.default)

@@ -37,6 +37,7 @@ from engine.orders import (
     Move,
     Order,
     Pass,
+    PlaceIf,
     Pursue,
     Reinforce,
     Repair,
@@ -85,6 +86,7 @@ USAGE: dict[str, str] = {
     "reinforce": "reinforce UNIT from VS-UNIT",
     "repair": "repair UNIT [UNIT...]  or  repair none",
     "withdraw": "withdraw UNIT [UNIT...]",
+    "place-if": "place-if HEX [HEX...]  (set-up step: improved fortifications, one per hex)",
     "fire": "fire UNIT [UNIT...] -> HEX  or  fire UNIT [UNIT...] -> HEX/HEX (a bridge)",
     "barrage": "barrage UNIT [UNIT...] -> HEX",
     "fortify": "fortify UNIT [UNIT...]",
@@ -407,6 +409,12 @@ def _parse_withdraw(args: list[str]) -> Order:
     return Withdraw(units=_units("withdraw", args))
 
 
+def _parse_place_if(args: list[str]) -> Order:
+    if not args:
+        raise _need("place-if", "at least one hex")
+    return PlaceIf(hexes=_path("place-if", args))
+
+
 def _parse_losses(args: list[str]) -> Order:
     return Losses(units=_units("losses", args))
 
@@ -580,6 +588,7 @@ _PARSERS: dict[str, Callable[[list[str]], Order]] = {
     "reinforce": _parse_reinforce,
     "repair": _parse_repair,
     "withdraw": _parse_withdraw,
+    "place-if": _parse_place_if,
     "pass": _parse_pass,
     "done": _parse_done,
 }
@@ -715,6 +724,8 @@ def format_order(order: Order) -> str:
             words += ["by", order.hq]
     elif isinstance(order, Retreat | Pursue):
         words += [order.unit, *order.path]
+    elif isinstance(order, PlaceIf):
+        words += order.hexes
     elif isinstance(order, Pass | Done):
         pass
     else:  # pragma: no cover - every Order subclass is handled above

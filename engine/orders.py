@@ -180,6 +180,15 @@ class Withdraw(Order):
 
 
 @dataclass(frozen=True)
+class PlaceIf(Order):
+    """`place-if HEX [HEX ...]`: place improved fortification markers, one per hex, in the
+    scenario's set-up step (7.2.1; Korsuń 1944: "German Player can freely place 30 counters
+    of Improved Fortifications on the map"); `done` ends the placement."""
+
+    hexes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Losses(Order):
     """`losses UNIT [UNIT ...]`: answer a losses decision, one CEL per listing."""
 
@@ -248,6 +257,7 @@ VERBS_BY_TYPE: dict[type[Order], str] = {
     Reinforce: "reinforce",
     Repair: "repair",
     Withdraw: "withdraw",
+    PlaceIf: "place-if",
     Losses: "losses",
     Retreat: "retreat",
     Pursue: "pursue",

@@ -81,6 +81,16 @@ class GameRecord:
         self.state = self.rebuild()
         return last
 
+    def copy(self) -> GameRecord:
+        """A record that shares this one's entries so far and can go on separately (states
+        and events are never mutated in place, so sharing them is safe)."""
+        out = GameRecord.__new__(GameRecord)
+        out.setup, out.seed, out.dice = self.setup, self.seed, self.dice
+        out.start_events = list(self.start_events)
+        out.entries = list(self.entries)
+        out.state = self.state
+        return out
+
     def rebuild(self) -> GameState:
         """The current state from the initial position and the events (no re-rolls)."""
         return wb95.replay(self.setup, self.seed, self.dice, self.events)

@@ -148,6 +148,9 @@ class GameState:
     # "fortified-line", "moved"].
     repairs: list[dict[str, Any]] = field(default_factory=list)
     activity: dict[str, list[str]] = field(default_factory=dict)
+    # Named rivers each side's units have crossed (Kursk victory: "crossing Sjejm river";
+    # engine.wb95.victory, K68): side -> sorted river names.
+    rivers_crossed: dict[str, list[str]] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """A copy that shares the static setup and copies everything mutable."""
@@ -180,6 +183,7 @@ class GameState:
             supply_steps=copy.deepcopy(self.supply_steps),
             repairs=[dict(x) for x in self.repairs],
             activity={k: list(v) for k, v in self.activity.items()},
+            rivers_crossed={k: list(v) for k, v in self.rivers_crossed.items()},
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -215,7 +219,64 @@ class GameState:
             "supply_steps": copy.deepcopy(self.supply_steps),
             "repairs": [dict(x) for x in self.repairs],
             "activity": {k: list(v) for k, v in sorted(self.activity.items())},
+            "rivers_crossed": {k: list(v) for k, v in sorted(self.rivers_crossed.items())},
         }
+
+    @classmethod
+    def from_snapshot(cls, setup: Setup, data: dict[str, Any]) -> GameState:
+        """The exact inverse of `snapshot()`: the state a snapshot (or its JSON round trip)
+        was taken of, playing on identically -- Fractions, tuples and the dice included."""
+        units: dict[str, UnitState] = {}
+        for k, raw in data["units"].items():
+            values: dict[str, Any] = {}
+            for f in fields(UnitState):
+                if f.name not in raw:
+                    continue  # a snapshot from before the field existed: its default
+                values[f.name] = _unplain(str(f.type), raw[f.name])
+            units[k] = UnitState(**values)
+        # the scenario's order, as `initial_state` built it (snapshot() sorts by id)
+        order = {st.id: i for i, st in enumerate(setup.starts)}
+        units = dict(sorted(units.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+        dice = data["dice"]
+        fort = data["fortifications"]
+        return cls(
+            setup=setup,
+            turn=int(data["turn"]),
+            phase=int(data["phase"]),
+            units=units,
+            control=dict(data["control"]),
+            dice=DiceState(int(dice["seed"]), int(dice["index"]), list(dice["forced"])),
+            done=list(data["done"]),
+            pending=[
+                Decision(
+                    d["side"],
+                    d["kind"],
+                    copy.deepcopy(d["options"]),
+                    d.get("rule", ""),
+                    copy.deepcopy(d.get("info", {})),
+                )
+                for d in data["pending"]
+            ],
+            seq=int(data["seq"]),
+            over=bool(data["over"]),
+            result=copy.deepcopy(data["result"]),
+            combat=copy.deepcopy(data["combat"]),
+            fortifications=None if fort is None else {h: dict(m) for h, m in fort.items()},
+            hq_losses=copy.deepcopy(data.get("hq_losses", [])),
+            sealed=copy.deepcopy(data.get("sealed", [])),
+            sealed_groups=copy.deepcopy(data.get("sealed_groups", {})),
+            masks=dict(data.get("masks", {})),
+            bridges=dict(data.get("bridges", {})),
+            bridge_control=dict(data.get("bridge_control", {})),
+            bridge_works=copy.deepcopy(data.get("bridge_works", [])),
+            ammo_used=dict(data.get("ammo_used", {})),
+            air_missions=copy.deepcopy(data.get("air_missions", [])),
+            air_used=copy.deepcopy(data.get("air_used", {})),
+            supply_steps=copy.deepcopy(data.get("supply_steps", {})),
+            repairs=copy.deepcopy(data.get("repairs", [])),
+            activity={k: list(v) for k, v in data.get("activity", {}).items()},
+            rivers_crossed={k: list(v) for k, v in data.get("rivers_crossed", {}).items()},
+        )
 
     # --- queries used everywhere --------------------------------------------------------
     def units_at(self, h: HexId) -> list[UnitState]:
@@ -238,3 +299,25 @@ def _plain(v: Any) -> Any:
     if isinstance(v, Fraction):
         return str(v)
     return v
+
+
+def field_value(name: str, v: Any) -> Any:
+    """A value for UnitState field `name` from its plain (JSON) form: Fractions from their
+    text, tuples from lists (event data and snapshots carry them plain)."""
+    return _unplain(_UNIT_TYPES[name], v)
+
+
+def _unplain(annotation: str, v: Any) -> Any:
+    """A UnitState field's value back from `_plain` (and JSON: tuples come back as lists)."""
+    if v is None:
+        return None
+    if annotation.startswith("Fraction"):
+        return Fraction(v)
+    if annotation.startswith("tuple"):
+        return tuple(v)
+    if isinstance(v, dict):
+        return copy.deepcopy(v)
+    return v
+
+
+_UNIT_TYPES: dict[str, str] = {f.name: str(f.type) for f in fields(UnitState)}

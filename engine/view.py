@@ -31,6 +31,7 @@ from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 from engine.wb95 import air, bridges, flow, masking, sealed
 from engine.wb95.control import victory_points
+from engine.wb95.fortification_markers import markers
 from engine.wb95.sequence import PHASES
 
 SPECTATOR = "spectator"
@@ -101,6 +102,9 @@ class View:
     # the viewer's side may still fly this turn (the moderator: every side's).
     air: tuple[dict[str, Any], ...] = ()
     air_left: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Fortification markers on the map, {"kind": "ff" | "if", "side"} by hex: counters on
+    # the map, seen by every viewer (7.1.1, 7.2.1; IFs placed in the set-up step, K85).
+    fortifications: dict[HexId, dict[str, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -226,6 +230,7 @@ def view(state: GameState, viewer: str) -> View:
         bridge_works=tuple(works),
         air=tuple(air_missions),
         air_left=air_left,
+        fortifications={h: dict(m) for h, m in sorted(markers(state).items())},
     )
 
 
@@ -255,7 +260,21 @@ UNIT_REPORTS = frozenset(
 )
 
 
+# A moderator's edit of a side's unit or marker (engine.wb95.moderation): the other side
+# and a spectator learn only that an edit happened, and at which hexes (the positions of
+# stacks are public, 16.1.1) -- not the unit, the field or the values. Hex control is
+# public (4.3): its edits are shown in full.
+MOD_EDIT_SHOWN = ("side", "hex", "hexes")
+
+
 def _private(e: Event, viewer: str) -> Event:
+    if e.kind == "mod_edited":
+        if e.data.get("side") in (None, viewer):
+            return e
+        kept = {k: e.data.get(k) for k in MOD_EDIT_SHOWN}
+        hidden = {"verb": None, "field": None, "unit": None, "before": None, "after": None}
+        rest = {"also": {}, "also_before": {}, "private": True}
+        return Event(e.seq, e.kind, hidden | kept | rest)
     if e.kind in UNIT_REPORTS and "unit" in e.data and "side" in e.data:
         if e.data["side"] == viewer:
             return e

@@ -257,6 +257,7 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
     _check_supply_units(sides, units, ctx)
     special = dict(sc.special)
     starts = _improved_fortifications(special, ctx, mapdata, units, starts, sides)
+    _linked_reinforcements(special, ctx, units)
 
     victory: list[VictoryHex] = []
     if sc.victory is not None:
@@ -343,6 +344,7 @@ def _victory_rules(
             "side": v.link.side,
             "from": place_hexes(v.link.from_place, "victory.link.from"),
             "to": sorted({h for z in v.link.to_zones for h in m.zones[z]}),
+            "by": v.link.by,
         }
     levels: list[dict[str, Any]] = []
     for j, lv in enumerate(v.conditions):
@@ -377,10 +379,22 @@ def _victory_rules(
         if g.side not in sides:
             raise ctx.err(f"victory.entered[{j}].side", f"unknown side {g.side!r} (sides: {known})")
         entered.append({"side": g.side, "vp": g.vp, "units": list(g.units), "label": g.label})
+    rivers: list[dict[str, Any]] = []
+    for j, r in enumerate(v.rivers):
+        if r.side not in sides:
+            raise ctx.err(f"victory.rivers[{j}].side", f"unknown side {r.side!r} (sides: {known})")
+        if r.river not in m.rivers:
+            names = ", ".join(sorted(m.rivers)) or "none"
+            raise ctx.err(
+                f"victory.rivers[{j}].river",
+                f"the map names no river {r.river!r} (it has: {names})",
+            )
+        rivers.append({"river": r.river, "vp": r.vp, "side": r.side})
     return {
         "cel_vp": v.cel_vp,
         "unit_vp": v.unit_vp,
         "entered": entered,
+        "rivers": rivers,
         "link": link,
         "levels": levels,
         "otherwise": v.otherwise,
@@ -433,6 +447,25 @@ def _improved_fortifications(
         replace(st, fortification="if") if st.hex in chosen and units[st.id].side == side else st
         for st in starts
     ]
+
+
+def _linked_reinforcements(
+    special: dict[str, Any], ctx: _Ctx, units: Mapping[str, UnitSpec]
+) -> None:
+    """`special.linked_reinforcements: {if_entered: [ids], then: [ids], label, note}`: the
+    `then` units enter only once an `if_entered` unit has (Korsuń "24 ARM*" / "V G MOT*",
+    K90). A mapping without `then` is a note only."""
+    raw = special.get("linked_reinforcements")
+    if not isinstance(raw, dict) or "then" not in raw:
+        return
+    key = "special.linked_reinforcements"
+    for part in ("if_entered", "then"):
+        ids = raw.get(part)
+        if not isinstance(ids, list) or not ids:
+            raise ctx.err(f"{key}.{part}", "give a list of unit ids")
+        for j, x in enumerate(ids):
+            if str(x) not in units:
+                raise ctx.err(f"{key}.{part}[{j}]", f"no unit {x!r} in the scenario")
 
 
 def _barrage(sc: ScenarioIn, ctx: _Ctx, sides: Mapping[str, SideSpec]) -> dict[str, Any]:
@@ -535,12 +568,12 @@ def _air(
                         printed=c.sp is not None,
                     )
                 )
-        for c in counters:
-            if c.id in units:
-                raise ctx.err(f"{key}.counters", f"{c.id!r} is also a unit id")
-            if c.id in seen:
-                raise ctx.err(f"{key}.counters", f"duplicate air counter id {c.id!r}")
-            seen[c.id] = side
+        for made in counters:
+            if made.id in units:
+                raise ctx.err(f"{key}.counters", f"{made.id!r} is also a unit id")
+            if made.id in seen:
+                raise ctx.err(f"{key}.counters", f"duplicate air counter id {made.id!r}")
+            seen[made.id] = side
         forbid: set[str] = set()
         for j, word in enumerate(a.forbid):
             m = AIR_MISSION_WORDS.get(word.lower())
@@ -611,7 +644,8 @@ def build_map(mi: MapIn, map_id: str, table: TerrainTable, ctx: _Ctx) -> MapData
     for name, (lo, hi) in (("cols", mi.cols), ("rows", mi.rows)):
         if not (0 <= lo <= hi <= 99):
             raise ctx.err(name, f"[{lo}, {hi}] is not a range of numbers 0-99, first <= last")
-    grid = Grid(layout=mi.layout, cols=mi.cols, rows=mi.rows)
+    holes = frozenset(normalize(h) for h in mi.holes)
+    grid = Grid(layout=mi.layout, cols=mi.cols, rows=mi.rows, holes=holes)
     game = table.game
 
     def on_map(h: HexId, key: str) -> HexId:
@@ -708,6 +742,10 @@ def build_map(mi: MapIn, map_id: str, table: TerrainTable, ctx: _Ctx) -> MapData
         edges=edges,
         zones=zones,
         road_exits={h: frozenset(k) for h, k in road_exits.items()},
+        rivers={
+            n: frozenset(pair(a, b, f"rivers.{n}[{j}]") for j, (a, b) in enumerate(sides))
+            for n, sides in mi.rivers.items()
+        },
     )
 
 

@@ -159,11 +159,13 @@ class Built:
     zones: dict[str, list[HexId]] = field(default_factory=dict)
     edges: dict[str, list[HexId]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    rivers: dict[str, set[Hexside]] = field(default_factory=dict)  # named (VP) rivers
+    holes: set[HexId] = field(default_factory=set)  # joined sheets: not on the map
 
     @property
     def grid(self) -> Grid:
         layout: Layout = "even-q" if self.layout == "even-q" else "odd-q"
-        return Grid(layout=layout, cols=self.cols, rows=self.rows)
+        return Grid(layout=layout, cols=self.cols, rows=self.rows, holes=frozenset(self.holes))
 
 
 def read_geography(map_id: str, directory: Path = GEOGRAPHY_DIR) -> dict[str, Any]:
@@ -235,6 +237,8 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
         else:
             foot = [home] if home else []
         kind = str(p["kind"])
+        if kind == "village" and geo.get("villages") in table.terrain:
+            kind = str(geo["villages"])  # Kursk: a named village is a town hex (K91)
         for h in foot:
             if not grid.contains(h):
                 continue
@@ -250,10 +254,13 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
         if feat is None or feat not in table.hexsides:
             continue
         line = [proj.point(lat, lon) for lat, lon in river["points"]]
-        for side in _crossed(line, pairs):
+        crossed = _crossed(line, pairs)
+        for side in crossed:
             old = m.hexsides.get(side)
             if old is None or FEATURE_RANK.get(str(feat), 0) > FEATURE_RANK.get(old, 0):
                 m.hexsides[side] = str(feat)
+        if river.get("label"):  # a river the victory conditions name (Kursk VPs, K68)
+            m.rivers.setdefault(str(river["label"]), set()).update(crossed)
     no_bridge: set[Hexside] = set()
     for river in geo.get("rivers") or []:
         if river.get("bridges", True) is False and river.get("feature") in table.hexsides:
@@ -261,6 +268,7 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
             no_bridge |= {s for s in _crossed(line, pairs) if m.hexsides.get(s) == river["feature"]}
 
     # routes -> road chains
+    route_lines: list[tuple[list[Point], list[list[HexId]]]] = []
     for route in geo.get("routes") or []:
         kind = str(route["kind"])
         if kind not in table.roads:
@@ -273,13 +281,38 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
                 pts.append(proj.point(float(p["lat"]), float(p["lon"])))
             else:
                 pts.append(proj.point(float(v[0]), float(v[1])))
-        for chain in _rasterise(pts, proj, grid):
+        chains = _rasterise(pts, proj, grid)
+        route_lines.append((pts, chains))
+        for chain in chains:
             m.roads.append((kind, chain))
-    for _kind, chain in m.roads:
-        for a, b in itertools.pairwise(chain):
-            s = hexside(a, b)
-            if s in m.hexsides and s not in no_bridge:
-                m.bridges.add(s)
+    if geo.get("bridges") == "crossings":
+        # a bridge only where the road's line crosses the river's line: the road's step
+        # over a river hexside nearest each crossing point (K91; a road that runs along a
+        # river zigzags over its hexsides without crossing the river itself)
+        rivers = [
+            [proj.point(lat, lon) for lat, lon in r["points"]]
+            for r in geo.get("rivers") or []
+            if r.get("feature") in table.hexsides and r.get("bridges", True) is not False
+        ]
+        for pts, chains in route_lines:
+            steps = [
+                (hexside(a, b), _mid(proj, a, b))
+                for chain in chains
+                for a, b in itertools.pairwise(chain)
+                if hexside(a, b) in m.hexsides
+            ]
+            if not steps:
+                continue
+            for at in (x for line in rivers for x in _intersections(pts, line)):
+                side, _ = min(steps, key=lambda st: (math.dist(st[1], at), st[0]))
+                if side not in no_bridge:
+                    m.bridges.add(side)
+    else:
+        for _kind, chain in m.roads:
+            for a, b in itertools.pairwise(chain):
+                s = hexside(a, b)
+                if s in m.hexsides and s not in no_bridge:
+                    m.bridges.add(s)
 
     # fortified lines -> facing hexsides of the hexes the line passes through
     for fl in geo.get("lines") or []:
@@ -335,6 +368,24 @@ def _crossed(line: Sequence[Point], pairs: Iterable[tuple[Hexside, Point, Point]
         for side, a, b in pairs:
             if xlo <= a[0] <= xhi and ylo <= a[1] <= yhi and _crosses(p, q, a, b):
                 out.add(side)
+    return out
+
+
+def _mid(proj: Projection, a: HexId, b: HexId) -> Point:
+    (ax, ay), (bx, by) = proj.centre(*parse_hex(a)), proj.centre(*parse_hex(b))
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+def _intersections(line: Sequence[Point], other: Sequence[Point]) -> list[Point]:
+    """The points where two polylines cross."""
+    out: list[Point] = []
+    for p, q in itertools.pairwise(line):
+        for r, t in itertools.pairwise(other):
+            if not _crosses(p, q, r, t):
+                continue
+            d1, d2 = _orient(r, t, p), _orient(r, t, q)
+            k = d1 / (d1 - d2)
+            out.append((p[0] + (q[0] - p[0]) * k, p[1] + (q[1] - p[1]) * k))
     return out
 
 
@@ -458,6 +509,8 @@ def render(m: Built, geo_name: str, override_name: str | None) -> str:
         out.append(f"{key}:")
         out.extend(f"  - {_j(i)}" for i in items)
 
+    if m.holes:
+        out.append(f"holes: {_j(sorted(m.holes))}")
     mapping("terrain", {h: t for h, t in m.terrain.items() if t != m.default})
     mapping("names", m.names)
     seq(
@@ -468,18 +521,93 @@ def render(m: Built, geo_name: str, override_name: str | None) -> str:
     seq("roads", [{"kind": k, "hexes": c} for k, c in sorted(m.roads)])
     mapping("zones", m.zones)
     mapping("edges", m.edges)
+    if m.rivers:  # only hexsides that still carry water after the override
+        water = {"river", "stream", "big-river"}
+        mapping(
+            "rivers",
+            {
+                n: [list(s) for s in sorted(hs) if m.hexsides.get(s) in water]
+                for n, hs in m.rivers.items()
+            },
+        )
     return "\n".join(out) + "\n"
+
+
+def _override(map_id: str) -> dict[str, Any] | None:
+    ov_path = MAPS_DIR / f"{map_id}.override.yaml"
+    if not ov_path.is_file():
+        return None
+    data = read_yaml_file(ov_path)
+    return data if isinstance(data, dict) else {}
 
 
 def build_text(map_id: str) -> str:
     """The text of `scenarios/maps/<map_id>.yaml` as a fresh build makes it."""
     geo = read_geography(map_id)
-    ov_path = MAPS_DIR / f"{map_id}.override.yaml"
-    override = None
-    if ov_path.is_file():
-        data = read_yaml_file(ov_path)
-        override = data if isinstance(data, dict) else {}
-    return render(build(geo, override), map_id, map_id if override is not None else None)
+    override = _override(map_id)
+    built = build_joint(geo) if geo.get("join") else build(geo, override)
+    if geo.get("join") and override:
+        apply_override(built, override)
+    return render(built, map_id, map_id if override is not None else None)
+
+
+def build_joint(geo: dict[str, Any]) -> Built:
+    """Join built sheets into one map (`join: [{map, shift: [cols, rows]}, ...]`, the Kursk
+    joint game, docs/maps.md): each sheet's hexes are moved by its shift (an even number
+    of columns, so the half-hex offsets of its columns stay as printed), the rest of the
+    frame is `holes`, and the edges are the sheets' printed outer edges (`edges`)."""
+    frame = geo["frame"]
+    first: Built | None = None
+    on: set[HexId] = set()
+    outer: dict[str, list[HexId]] = {"N": [], "S": [], "E": [], "W": []}
+    m: Built | None = None
+    for part in geo["join"]:
+        b = build(read_geography(str(part["map"])), _override(str(part["map"])))
+        dc, dr = (int(x) for x in part.get("shift", (0, 0)))
+        if dc % 2:
+            raise ScenarioError(str(geo["id"]), "join.shift", "shift columns by an even number")
+        if m is None:
+            first = b
+            m = Built(
+                id=str(geo["id"]),
+                game=b.game,
+                cols=(int(frame["cols"][0]), int(frame["cols"][1])),
+                rows=(int(frame["rows"][0]), int(frame["rows"][1])),
+                default=str(frame.get("default", b.default)),
+                layout=b.layout,
+            )
+
+        def tr(h: HexId, dc: int = dc, dr: int = dr) -> HexId:
+            c, r = parse_hex(h)
+            return hex_id(c + dc, r + dr)
+
+        def trs(s: Hexside) -> Hexside:
+            return hexside(tr(s[0]), tr(s[1]))
+
+        on |= {tr(h) for h in b.grid.all_hexes()}
+        m.terrain.update({tr(h): t for h, t in b.terrain.items()})
+        m.names.update({tr(h): n for h, n in b.names.items()})
+        m.hexsides.update({trs(s): f for s, f in b.hexsides.items()})
+        m.bridges |= {trs(s) for s in b.bridges}
+        m.roads += [(k, [tr(h) for h in chain]) for k, chain in b.roads]
+        for z, hexes in b.zones.items():
+            m.zones.setdefault(z, []).extend(tr(h) for h in hexes)
+        for n, sides in b.rivers.items():
+            m.rivers.setdefault(n, set()).update(trs(s) for s in sides)
+        (c0, c1), (r0, r1) = b.cols, b.rows
+        for edge in part.get("edges", ["N", "S", "E", "W"]):
+            keep = {"N": (None, r0), "S": (None, r1), "W": (c0, None), "E": (c1, None)}[edge]
+            outer[edge] += [
+                tr(h)
+                for h in b.grid.all_hexes()
+                if (keep[0] is None or parse_hex(h)[0] == keep[0])
+                and (keep[1] is None or parse_hex(h)[1] == keep[1])
+            ]
+        m.notes += [f"{b.id}: {n}" for n in b.notes]
+    assert m is not None and first is not None
+    m.holes = {h for h in Grid(cols=m.cols, rows=m.rows).all_hexes() if h not in on}
+    m.edges = {e: sorted(hs) for e, hs in outer.items() if hs}
+    return m
 
 
 def write_map(map_id: str) -> Path:

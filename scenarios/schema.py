@@ -154,6 +154,12 @@ class MapIn(Strict):
     roads: Annotated[list[RoadIn], BeforeValidator(_none_to_empty_list)] = []
     edges: Annotated[dict[Edge, list[HexRef]], BeforeValidator(_none_to_empty_dict)] = {}
     zones: Annotated[dict[Text, list[HexRef]], BeforeValidator(_none_to_empty_dict)] = {}
+    # hexes inside cols x rows that are not on the map (joined sheets: kursk-joint)
+    holes: Annotated[list[HexRef], BeforeValidator(_none_to_empty_list)] = []
+    # named rivers (the Kursk VP rivers): name -> its hexsides
+    rivers: Annotated[
+        dict[Text, list[tuple[HexRef, HexRef]]], BeforeValidator(_none_to_empty_dict)
+    ] = {}
 
 
 class MapFileIn(MapIn):
@@ -274,6 +280,7 @@ class VictoryLinkIn(Strict):
     side: Text
     from_place: Text = Field(alias="from")
     to_zones: Annotated[list[Text], Field(min_length=1)]
+    by: Literal["hexes", "road"] = "hexes"  # road: along roads (Deblockade, K64)
 
 
 class VictoryLevelIn(Strict):
@@ -300,6 +307,15 @@ class EnteredIn(Strict):
     label: Text = ""
 
 
+class RiverVpIn(Strict):
+    """`{river: Sjejm, vp: 10, side: german}`: `side` scores `vp` once one of its units has
+    crossed a hexside of the map's named river (Kursk: "crossing Sjejm river 10 VPs")."""
+
+    river: Text
+    vp: Annotated[int, Field(ge=0)]
+    side: Text
+
+
 class VictoryIn(Open):
     hexes: Annotated[list[VictoryHexIn], BeforeValidator(_none_to_empty_list)] = []
     cities: Annotated[list[Text], BeforeValidator(_none_to_empty_list)] = []  # 1 VP a hex
@@ -308,6 +324,7 @@ class VictoryIn(Open):
     # Kursk: VPs to `side` for each group of enemy units that has entered the map ("each
     # STAWKA reserve corps/army entered: 3 VPs").
     entered: Annotated[list[EnteredIn], BeforeValidator(_none_to_empty_list)] = []
+    rivers: Annotated[list[RiverVpIn], BeforeValidator(_none_to_empty_list)] = []
     link: VictoryLinkIn | None = None
     conditions: Annotated[list[VictoryLevelIn], BeforeValidator(_none_to_empty_list)] = []
     otherwise: Text = ""  # "draw", "more VPs", or a result

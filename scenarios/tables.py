@@ -265,8 +265,8 @@ def _load_air_rules(game: str) -> AirRules:
     unknown = sorted({n for n in named if n != "*" and n not in nations})
     if unknown:
         raise ScenarioError(str(AIR_FILE), "(nations)", f"unknown nation(s) {', '.join(unknown)}")
-    g = t.games.get(game)
-    d = None if g is None else g.disorganize
+    this = t.games.get(game)
+    d = None if this is None else this.disorganize
     disorganize = (
         None
         if d is None
@@ -281,7 +281,7 @@ def _load_air_rules(game: str) -> AirRules:
             loss_hits=frozenset() if d.loss is None else frozenset(d.loss.hits),
         )
     )
-    star = None if g is None else g.white_star
+    star = None if this is None else this.white_star
     return AirRules(
         counter_sp=dict(t.counter_sp),
         no_defensive_support=frozenset(t.no_defensive_support),
@@ -289,12 +289,12 @@ def _load_air_rules(game: str) -> AirRules:
         object_min_sp=t.object_min_sp,
         supply_min_sp=t.supply.min_sp,
         supply_fail=frozenset(t.supply.fail),
-        river_features=frozenset(() if g is None else g.river_features),
+        river_features=frozenset(() if this is None else this.river_features),
         river_attacks_per_sp=t.river.attacks_per_sp,
         river_hits=frozenset(t.river.hits),
         battle_radius=t.battle_radius,
         disorganize=disorganize,
-        max_counters_per_hex=None if g is None else g.max_counters_per_hex,
+        max_counters_per_hex=None if this is None else this.max_counters_per_hex,
         white_star_cms=0 if star is None else star.cms,
         white_star_rows=0 if star is None else star.rows,
     )

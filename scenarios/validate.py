@@ -21,7 +21,6 @@ from engine.hexgrid import HexId
 from engine.model import DEFAULT_MOVE, NO_ZOC_TYPES, MapData, TerrainTable
 from scenarios.errors import ScenarioError, from_validation
 from scenarios.loader import (
-    PACKAGE_DIR,
     _countersheet,
     _Ctx,
     _scenario_map,
@@ -30,7 +29,7 @@ from scenarios.loader import (
     load_scenario,
 )
 from scenarios.schema import CountersheetIn, MapFileIn, ScenarioIn, UnitIn
-from scenarios.tables import load_table
+from scenarios.tables import PACKAGE_DIR, load_table
 from scenarios.yamlio import read_yaml_file
 
 STACK_LIMIT = 8  # 3.2.1

@@ -131,14 +131,15 @@ def test_scenarios_lists_the_shipped_ones(capsys: pytest.CaptureFixture[str]) ->
     assert "demo-steblev" in capsys.readouterr().out
 
 
-def test_local_play_session() -> None:
+def test_local_play_session(tmp_path: Path) -> None:
     from bot.local import play
 
     lines = iter(["help", "units", "moves s-nope", "march", "done", "units german", "quit"])
     out: list[str] = []
-    assert play("demo-steblev", read=lambda _p: next(lines), write=out.append) == 0
+    db = tmp_path / "kessel.db"
+    assert play("demo-steblev", read=lambda _p: next(lines), write=out.append, db=db) == 0
     text = "\n".join(out)
-    assert "Type orders" in text and "not understood" in text and "cannot move now" in text
+    assert "Type orders" in text and "not an order" in text and "no unit 's-nope'" in text
 
 
 COMBAT = """

@@ -241,7 +241,9 @@ def test_6_3_1_k46_no_defensive_support_without_a_regular_defender() -> None:
         {"id": "s-gun", "hex": "0405", **GUN},
     ]
     rec = play(scenario(units, start=GERMAN_COMBAT), "attack g-a -> 0505", dice=(3, 4))
-    assert not any(e.kind == "decision_opened" and e.data["kind"] == "defence" for e in rec.events)
+    assert not any(
+        e.kind == "decision_opened" and e.data["decision"] == "defence" for e in rec.events
+    )
     assert "5.1.9" in last(rec, "combat_resolved")["explanation"][0]
 
 

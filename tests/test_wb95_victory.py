@@ -135,7 +135,8 @@ def test_korsun_1944_option_ii_and_deblockade() -> None:
 
 def test_korsun_1944_first_ukrainian_front_moves_from_turn_3() -> None:
     s = load_scenario("korsun-1944")
-    rec = play(s, "soviet: done", "german: done")  # the Air Phase
+    # the German IF placement (K85: none placed), then the Air Phase
+    rec = play(s, "german: done", "soviet: done", "german: done")
     assert flow.current_phase(rec.state).kind == "movement"
     r = reject(rec, "move s-232-inf 0334")
     assert "turn 3" in r.message

@@ -25,7 +25,11 @@ from engine.wb95.reinforcements import legal_delays, legal_entries
 from engine.wb95.scenario_rules import owed
 
 
-def candidate_orders(state: GameState, side: str, limit: int = 12) -> list[o.Order]:
+def candidate_orders(
+    state: GameState, side: str, limit: int = 12, moves: bool = True
+) -> list[o.Order]:
+    """Up to `limit` inputs (the last ones listed); `moves=False` leaves out the per-unit
+    moves (the fuzzer picks a unit first and asks `legal_moves` for it alone)."""
     if state.over:
         return []
     mine = [d for d in state.pending if d.side == side]
@@ -36,7 +40,7 @@ def candidate_orders(state: GameState, side: str, limit: int = 12) -> list[o.Ord
     out: list[o.Order] = []
     kind = flow.current_phase(state).kind
     if kind == "movement":
-        for u in sorted(state.on_map(side), key=lambda x: x.id):
+        for u in sorted(state.on_map(side), key=lambda x: x.id) if moves else []:
             reach = legal_moves(state, u.id)
             for h in sorted(reach)[:: max(1, len(reach) // 3)][:3]:
                 out.append(o.Move(units=(u.id,), path=(h,)))

@@ -394,6 +394,44 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
     """5.1, 5.2.1 (a): declare the attack with its support (6.3, 8.2); the defender then
     answers for its abilities and support."""
     state = ctx.state
+    declared, full = check_attack(state, side, order)
+    for uid in full:
+        supply.pay_level(ctx, uid, "attack")  # 10.2.3: full strength for an OoS level
+    ctx.emit("combat_stage", combat={"declared": declared})
+    attackers = [state.units[u] for u in declared["attackers"]]
+    defenders = [state.units[u] for u in declared["defenders"]]
+    targets = declared["targets"]
+    enemy = state.setup.enemy_of(side)
+    eng = engagement(state, declared)
+    used = declared["attacker_abilities"]
+    sit = situation(state, attackers, defenders, targets)
+    theirs = special.abilities(state, False, sit)
+    their_cms = hq_cms.available(state, enemy, targets)
+    offer = support_offer(state, eng, "defender")
+    if theirs or their_cms or offer:
+        ctx.emit(
+            "decision_opened",
+            side=enemy,
+            decision="defence",
+            options={
+                "abilities": theirs,
+                "cms": their_cms,
+                "support": offer,
+                "attacker_abilities": used,
+                "attacker_cms": order.cms,
+            },
+            rule="15.1.6" if theirs or their_cms else "6.3.3",
+            info={},
+        )
+        return
+    roll_combat(ctx)
+
+
+def check_attack(state: GameState, side: str, order: o.Attack) -> tuple[dict[str, Any], list[str]]:
+    """Every check of an attack declaration (5.1, 5.2.1 a, 6.3, 8.2), without changing
+    anything: the combat as it would be declared, and the attackers that pay an OoS level
+    for full strength (10.2.3). Raises `Rejected` as `do_attack` does; the odds preview
+    (`engine.wb95.odds`) uses it too."""
     if flow.current_phase(state).kind != "combat":
         now = flow.phase_title(state)
         raise Rejected(f"attacks are made in the Combat Phase; it is {now}", "2.1.2")
@@ -441,8 +479,7 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
     decl = {"side": side, "attackers": [u.id for u in attackers], "targets": targets}
     eng = engagement(state, {**decl, "defenders": [u.id for u in defenders]})
     backing = declare_support(state, eng, "attacker", {"support": order.support, "air": order.air})
-    for u in supply.full_strength_units(state, attackers, order.full):
-        supply.pay_level(ctx, u.id, "attack")  # 10.2.3: full strength for an OoS level
+    full = [u.id for u in supply.full_strength_units(state, attackers, order.full)]
     sit = situation(state, attackers, defenders, targets)
     usable = special.abilities(state, True, sit)
     used: dict[str, list[str]] = {}
@@ -456,42 +493,18 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
     if order.cms > hq_cms.available(state, side, targets):
         have = hq_cms.available(state, side, targets)
         raise Rejected(f"only {have} HQ-loss CMs are available for this combat", "9.1.7", "R17")
-    ctx.emit(
-        "combat_stage",
-        combat={
-            "declared": {
-                "side": side,
-                "attackers": [u.id for u in attackers],
-                "defenders": [u.id for u in defenders],
-                "targets": targets,
-                "attacker_abilities": used,
-                "defender_abilities": {},
-                "attacker_cms": order.cms,
-                "defender_cms": 0,
-                "support": {"attacker": backing, "defender": {}},
-            }
-        },
-    )
-    theirs = special.abilities(state, False, sit)
-    their_cms = hq_cms.available(state, enemy, targets)
-    offer = support_offer(state, eng, "defender")
-    if theirs or their_cms or offer:
-        ctx.emit(
-            "decision_opened",
-            side=enemy,
-            kind="defence",
-            options={
-                "abilities": theirs,
-                "cms": their_cms,
-                "support": offer,
-                "attacker_abilities": used,
-                "attacker_cms": order.cms,
-            },
-            rule="15.1.6" if theirs or their_cms else "6.3.3",
-            info={},
-        )
-        return
-    roll_combat(ctx)
+    declared = {
+        "side": side,
+        "attackers": [u.id for u in attackers],
+        "defenders": [u.id for u in defenders],
+        "targets": targets,
+        "attacker_abilities": used,
+        "defender_abilities": {},
+        "attacker_cms": order.cms,
+        "defender_cms": 0,
+        "support": {"attacker": backing, "defender": {}},
+    }
+    return declared, full
 
 
 @handles(o.Defend)
@@ -536,7 +549,7 @@ def decline_defence(
         "defender_cms": cms,
         "support": support,
     }
-    ctx.emit("decision_closed", side=side, kind="defence")
+    ctx.emit("decision_closed", side=side, decision="defence")
     ctx.emit("combat_stage", combat={"declared": declared})
     roll_combat(ctx)
 

@@ -36,3 +36,18 @@ def after_input(fn: AfterInput) -> AfterInput:
     14.1.3). Such a step emits events only for what actually changed."""
     AFTER_INPUT.append(fn)
     return fn
+
+
+# `done` given while the side owes a decision of one of these kinds ends that decision's
+# step instead of the phase (e.g. the set-up placement of improved fortifications, 7.2.1).
+DECISION_DONE: dict[str, Handler] = {}
+
+GameStart = Callable[[Ctx], None]
+GAME_START: list[GameStart] = []
+
+
+def at_game_start(fn: GameStart) -> GameStart:
+    """Register a set-up step that runs once when a game starts, after its first phase has
+    begun (e.g. the German player's free placement of improved fortifications)."""
+    GAME_START.append(fn)
+    return fn

@@ -1,7 +1,8 @@
 """7.0 Fortifications: building field fortifications (7.1). The markers themselves -- where
 they lie, who is in them, when they go -- are kept by `engine.wb95.fortification_markers`;
-improved fortifications (7.2) are only placed by the scenario, under the units that start
-in them (`fortification: if`).
+improved fortifications (7.2) are placed by the scenario, under the units that start in
+them (`fortification: if`), or by a side in the scenario's set-up step (`place-if HEX ...`,
+then `done`: K85).
 
 `fortify UNITS` in the side's Movement Phase (2.2 phase 3, 7.1.2): each named unit must be
 a regular unit (docs/rulings.md K20) that has not moved or spent MPs in this phase
@@ -22,7 +23,7 @@ from engine.core import Ctx, Event, Rejected
 from engine.hexgrid import HexId
 from engine.model import MapData
 from engine.state import GameState, UnitState
-from engine.wb95 import flow
+from engine.wb95 import dispatch, flow
 from engine.wb95.dispatch import handles
 from engine.wb95.fortification_markers import FF, NAMES, marker_at, place
 from engine.wb95.movement import available_mp, can_move, reachable
@@ -133,3 +134,135 @@ def _fortified(state: GameState, e: Event) -> None:
         u = state.units[uid]
         u.ff_built_turn = int(e.data["turn"])
         u.mp_spent = Fraction(e.data["mp"][uid])
+
+
+# --- 7.2.1: the set-up placement of improved fortifications ---------------------------------
+PLACE_IF = "place-if"
+
+
+def if_allowance(state: GameState) -> tuple[str, int] | None:
+    """(side, count) when the scenario lets a side place its improved fortifications in a
+    set-up step: `special.improved_fortifications` with a count and no hexes written into
+    the file (Korsuń 1944: "German Player can freely place 30 counters of Improved
+    Fortifications on the map"; K65, K85)."""
+    raw = state.setup.special.get("improved_fortifications")
+    if not isinstance(raw, dict) or raw.get("hexes"):
+        return None
+    count = raw.get("count", 0)
+    if not isinstance(count, int) or count <= 0:
+        return None
+    return str(raw["side"]), count
+
+
+def if_placement_hexes(state: GameState, side: str) -> list[HexId]:
+    """The hexes where `side` may still put an improved fortification now: every map hex
+    without an enemy unit and without an IF (one marker a hex, 7.2.1, K85); empty when no
+    placement step is open for the side."""
+    if not any(d.side == side and d.kind == PLACE_IF for d in state.pending):
+        return []
+    enemy = {u.hex for u in state.on_map(state.setup.enemy_of(side))}
+    return [
+        h
+        for h in state.setup.map.grid.all_hexes()
+        if h not in enemy and (marker_at(state, h) or {}).get("kind") != "if"
+    ]
+
+
+@dispatch.at_game_start
+def _open_if_placement(ctx: Ctx) -> None:
+    allowed = if_allowance(ctx.state)
+    if allowed is None:
+        return
+    side, count = allowed
+    ctx.emit(
+        "decision_opened",
+        side=side,
+        decision=PLACE_IF,
+        options={"count": count, "left": count},
+        rule="7.2.1",
+        info={"placed": []},
+    )
+
+
+@handles(o.PlaceIf)
+def do_place_if(ctx: Ctx, side: str, order: o.PlaceIf) -> None:
+    """`place-if HEX ...`: improved fortification markers, one per hex, on map hexes
+    without an enemy unit, at most the scenario's count (7.2.1, K65, K85). Placed markers
+    are on the map for both sides to see; the side's units in the hex are in the IF."""
+    state = ctx.state
+    d = next((d for d in state.pending if d.side == side and d.kind == PLACE_IF), None)
+    if d is None:
+        raise Rejected(
+            "improved fortifications are placed only in the scenario's set-up step, before "
+            "play begins",
+            "7.2.1",
+            "K85",
+        )
+    grid = state.setup.map.grid
+    enemy = {u.hex for u in state.on_map(state.setup.enemy_of(side))}
+    placed: list[str] = list(d.info.get("placed", []))
+    left = int(d.options["left"])
+    if len(order.hexes) > left:
+        raise Rejected(
+            f"only {left} improved fortification marker(s) left to place, not {len(order.hexes)}",
+            "7.2.1",
+            "K85",
+        )
+    seen: set[str] = set()
+    for h in order.hexes:
+        if not grid.contains(h):
+            raise Rejected(f"{h} is not on the map", "7.2.1", "K85")
+        if h in seen or h in placed or (marker_at(state, h) or {}).get("kind") == "if":
+            raise Rejected(
+                f"{h} already has an improved fortification: one marker a hex", "7.2.1", "K85"
+            )
+        if h in enemy:
+            raise Rejected(
+                f"{h} holds an enemy unit: an improved fortification goes in your own or an "
+                "empty hex",
+                "7.2.1",
+                "K85",
+            )
+        seen.add(h)
+    for h in order.hexes:
+        ctx.emit("improved_fortification_placed", side=side, hex=h, rule="7.2.1")
+    placed += order.hexes
+    left -= len(order.hexes)
+    ctx.emit("decision_closed", side=side, decision=PLACE_IF)  # re-opened with what is left
+    if left > 0:
+        ctx.emit(
+            "decision_opened",
+            side=side,
+            decision=PLACE_IF,
+            options={"count": int(d.options["count"]), "left": left},
+            rule="7.2.1",
+            info={"placed": placed},
+        )
+    else:
+        ctx.emit("if_placement_done", side=side, placed=len(placed), left=0, rule="7.2.1")
+
+
+def _place_if_done(ctx: Ctx, side: str, order: o.Done) -> None:
+    """`done` in the placement step: the markers not placed are not used (K85)."""
+    d = next(d for d in ctx.state.pending if d.side == side and d.kind == PLACE_IF)
+    ctx.emit("decision_closed", side=side, decision=PLACE_IF)
+    ctx.emit(
+        "if_placement_done",
+        side=side,
+        placed=len(d.info.get("placed", [])),
+        left=int(d.options["left"]),
+        rule="7.2.1",
+    )
+
+
+dispatch.DECISION_DONE[PLACE_IF] = _place_if_done
+
+
+@on("improved_fortification_placed")
+def _improved_fortification_placed(state: GameState, e: Event) -> None:
+    place(state, e.data["hex"], e.data["side"], "if")
+
+
+@on("if_placement_done")
+def _if_placement_done(state: GameState, e: Event) -> None:
+    """A report: the set-up step is over (the decision was closed by its own event)."""

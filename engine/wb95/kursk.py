@@ -45,6 +45,7 @@ from engine.wb95.dispatch import after_input, handles
 from engine.wb95.fortified_lines import crosses_line
 from engine.wb95.reducer import on
 from engine.wb95.results import lose_cel
+from engine.wb95.stacking import STACK_LIMIT, stack_cels
 from engine.wb95.units import find_unit
 from engine.wb95.zoc import zoc_map
 
@@ -197,13 +198,16 @@ def _repair_applies(state: GameState, side: str) -> bool:
 
 
 def _repair_pays(ctx: Ctx, side: str, supplied: frozenset[str]) -> None:
-    """17.1.2 (2): each counter still on its unit gives it back a CEL."""
+    """17.1.2 (2): each counter still on its unit gives it back a CEL -- never taking its
+    hex over the stacking limit, which holds at the end of the Supply Phase too (3.2.1,
+    docs/rulings.md K93)."""
     rule = ctx.state.setup.rules.repair
     assert rule is not None
     check_repairs(ctx)
     for r in [x for x in ctx.state.repairs if x["side"] == side]:
         u = ctx.state.units[r["unit"]]
-        cels = min(rule.cels, u.max_cel - u.cel)
+        room = STACK_LIMIT - stack_cels(ctx.state, side).get(u.hex or "", 0)
+        cels = max(0, min(rule.cels, u.max_cel - u.cel, room))
         ctx.emit(
             "repaired", side=side, unit=u.id, front=r["front"], hex=u.hex, cels=cels, rule="17.1.2"
         )
@@ -262,7 +266,7 @@ def _repair_place(ctx: Ctx, side: str, supplied: frozenset[str]) -> None:
     ctx.emit(
         "decision_opened",
         side=side,
-        kind="repair",
+        decision="repair",
         options={"fronts": options, "counters": rule.counters, "supplied": sorted(supplied)},
         rule="17.1.2",
         info={},
@@ -305,7 +309,7 @@ def do_repair(ctx: Ctx, side: str, order: o.Repair) -> None:
                 f"{per_front} unit(s) of it",
                 "17.1.1",
             )
-    ctx.emit("decision_closed", side=side, kind="repair")
+    ctx.emit("decision_closed", side=side, decision="repair")
     for front, units in placed.items():
         for uid in units:
             u = ctx.state.units[uid]
@@ -381,7 +385,7 @@ def take_losses(
     ctx.emit(
         "decision_opened",
         side=side,
-        kind="losses",
+        decision="losses",
         options={"count": count, "units": cels, "must_include": []},
         rule=rule,
         info={"who": side, "cause": cause},

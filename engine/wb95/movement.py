@@ -183,9 +183,12 @@ def _step(
                 "R14",
             )
     for more in STEP_EXTRAS:
-        cost += more(state, spec, start, a, b)
-    extra = board.weak[b].cost if b in board.weak else Fraction(0)
-    return min(cost, mp) + extra, sc.road  # R13; 6.1.7's MPs per gun are not capped (K49)
+        if x := more(state, spec, start, a, b):  # (no Fraction sums of 0: hot path)
+            cost += x
+    capped = cost if cost <= mp else mp  # R13
+    if b in board.weak:  # 6.1.7's MPs per gun are not capped (K49)
+        return capped + board.weak[b].cost, sc.road
+    return capped, sc.road
 
 
 def _overrun_mp(board: _Board, h: HexId) -> Fraction:
@@ -312,9 +315,9 @@ def reachable(
             except Rejected:
                 continue
             bonus_road = elig and _is_bonus_road(state, road)
-            if cost + step <= limit:
+            if (total := cost + step) <= limit:
                 key = (n, bonus_road, False)
-                nc = cost + step
+                nc = total
             elif bonus_road and not (h == start and board.enemy_zoc.get(start)):
                 key = (n, True, True)
                 nc = cost + _overrun_mp(board, n)  # 6.1.7: the guns are paid for (K80)

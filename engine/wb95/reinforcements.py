@@ -186,13 +186,31 @@ def zone_distance(home_: Home, z: Zone) -> int | None:
 
 
 def available(state: GameState, u: UnitState) -> bool:
-    """Off the map and its turn has come (11.1.1)."""
+    """Off the map, its turn has come (11.1.1) and no scenario link holds it back."""
     return (
         u.arrives is not None
         and u.hex is None
         and not u.eliminated
         and state.turn >= int(u.arrives["turn"])
+        and held_back(state, u.id) is None
     )
+
+
+def held_back(state: GameState, unit_id: str) -> str | None:
+    """Why a linked reinforcement may not enter yet, or None. `special.linked_reinforcements:
+    {if_entered: [...], then: [...]}` (Korsuń schedule: "24 ARM*" and "V G MOT*"): the
+    `then` units enter only once one of the `if_entered` units has come onto the map (it
+    is, or was, on the map); until then they wait off the map (A-51, K90)."""
+    link = state.setup.special.get("linked_reinforcements")
+    if not isinstance(link, dict) or unit_id not in (link.get("then") or ()):
+        return None
+    first = [state.units[x] for x in link.get("if_entered") or () if x in state.units]
+    if not first or any(
+        x.hex is not None or x.eliminated or x.withdrawn is not None for x in first
+    ):
+        return None
+    label = str(link.get("label") or first[0].id)
+    return f"{unit_id} enters only once {label} has entered the map (the schedule's asterisk)"
 
 
 def _entry_phase(state: GameState) -> str | None:
@@ -475,6 +493,8 @@ def reinforcements(state: GameState, side: str, refs: Sequence[str]) -> list[Uni
             raise Rejected(
                 f"{u.id} arrives on turn {u.arrives['turn']}; it is turn {state.turn}", "11.1.1"
             )
+        if (why := held_back(state, u.id)) is not None:
+            raise Rejected(why, "11.1.1", "K90")
         if u not in out:
             out.append(u)
     if not out:

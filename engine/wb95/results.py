@@ -171,12 +171,12 @@ def _side_name(state: GameState, who: str) -> str:
 
 def _open(ctx: Ctx, who: str, kind: str, options: Any, rule: str, /, **info: Any) -> None:
     side = _side_name(ctx.state, who)
-    ctx.emit("decision_opened", side=side, kind=kind, options=options, rule=rule, info=info)
+    ctx.emit("decision_opened", side=side, decision=kind, options=options, rule=rule, info=info)
 
 
 def _close(ctx: Ctx, kind: str) -> None:
     d = next(d for d in ctx.state.pending if d.kind == kind)
-    ctx.emit("decision_closed", side=d.side, kind=kind)
+    ctx.emit("decision_closed", side=d.side, decision=kind)
 
 
 def _decision(state: GameState, side: str, kind: str) -> Decision:
@@ -450,7 +450,7 @@ def do_retreat(ctx: Ctx, side: str, order: o.Retreat) -> None:
         ctx.emit("retreat_held", unit=u.id, hexes=hexes, reason="sustained retreat", rule="5.3.7")
     _record_retreat(ctx, u.id, list(path))
     rest = [x for x in left if x != u.id]
-    ctx.emit("decision_updated", side=side, kind="retreat", info={**d.info, "left": rest})
+    ctx.emit("decision_updated", side=side, decision="retreat", info={**d.info, "left": rest})
     if not rest:
         _close(ctx, "retreat")
         _after_retreats(ctx, str(d.info["who"]))
@@ -592,7 +592,7 @@ def do_pursue(ctx: Ctx, side: str, order: o.Pursue) -> None:
     ctx.emit("pursued", unit=u.id, side=side, path=[start, *path], to=path[-1])
     after_move(ctx, u.id, [start, *path])
     rest = [x for x in left if x != u.id]
-    ctx.emit("decision_updated", side=side, kind="pursuit", info={**d.info, "left": rest})
+    ctx.emit("decision_updated", side=side, decision="pursuit", info={**d.info, "left": rest})
     if not rest:
         _close(ctx, "pursuit")
         advance(ctx)
@@ -737,14 +737,14 @@ def _combat_ended(state: GameState, e: Event) -> None:
 def _decision_opened(state: GameState, e: Event) -> None:
     d = e.data
     state.pending.append(
-        Decision(d["side"], d["kind"], copy.deepcopy(d["options"]), d["rule"], dict(d["info"]))
+        Decision(d["side"], d["decision"], copy.deepcopy(d["options"]), d["rule"], dict(d["info"]))
     )
 
 
 @on("decision_updated")
 def _decision_updated(state: GameState, e: Event) -> None:
     for d in state.pending:
-        if d.side == e.data["side"] and d.kind == e.data["kind"]:
+        if d.side == e.data["side"] and d.kind == e.data["decision"]:
             d.info = dict(e.data["info"])
             return
 
@@ -752,7 +752,7 @@ def _decision_updated(state: GameState, e: Event) -> None:
 @on("decision_closed")
 def _decision_closed(state: GameState, e: Event) -> None:
     for i, d in enumerate(state.pending):
-        if d.side == e.data["side"] and d.kind == e.data["kind"]:
+        if d.side == e.data["side"] and d.kind == e.data["decision"]:
             del state.pending[i]
             return
 

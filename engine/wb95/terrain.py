@@ -8,13 +8,32 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple, Protocol
 
 from engine.hexgrid import HexId, Hexside, hexside
-from engine.model import Cost, MapData, TerrainTable, UnitSpec
+from engine.model import Cost, MapData, MoveClass, TerrainTable
 from engine.state import GameState
 
 
-def class_cost(costs: Mapping[str, Cost], spec: UnitSpec) -> Cost:
+class Mover(Protocol):
+    """What the table reads of a unit: a `UnitSpec`, or just its class (`MoverClass`)."""
+
+    @property
+    def is_hq(self) -> bool: ...
+
+    @property
+    def move(self) -> MoveClass: ...
+
+
+class MoverClass(NamedTuple):
+    """A movement class: what `step_cost` and the ZoC rules read of a unit."""
+
+    is_hq: bool
+    move: MoveClass
+
+
+def class_cost(costs: Mapping[str, Cost], spec: Mover) -> Cost:
     """The entry of a table row for this unit: HQs have their own where the row gives one
     (R10: HQs enter swamps for 5 MP), otherwise the movement class (R11)."""
     if spec.is_hq and "hq" in costs:
@@ -22,7 +41,7 @@ def class_cost(costs: Mapping[str, Cost], spec: UnitSpec) -> Cost:
     return costs.get(spec.move)
 
 
-def terrain_cost(table: TerrainTable, terrain: str, spec: UnitSpec) -> Cost:
+def terrain_cost(table: TerrainTable, terrain: str, spec: Mover) -> Cost:
     """MP cost of entering a hex of this terrain off-road; None if impassable."""
     row = table.terrain[terrain]
     cost = class_cost(row.cost, spec)
@@ -32,7 +51,7 @@ def terrain_cost(table: TerrainTable, terrain: str, spec: UnitSpec) -> Cost:
     return None if base is None else base + cost  # cumulative (3.1.12)
 
 
-def impassable_terrain(table: TerrainTable, terrain: str, spec: UnitSpec) -> bool:
+def impassable_terrain(table: TerrainTable, terrain: str, spec: Mover) -> bool:
     return terrain_cost(table, terrain, spec) is None
 
 
@@ -66,7 +85,7 @@ def intact_bridges(state: GameState) -> Set[Hexside]:
 def step_cost(
     m: MapData,
     table: TerrainTable,
-    spec: UnitSpec,
+    spec: Mover,
     a: HexId,
     b: HexId,
     *,
@@ -79,8 +98,24 @@ def step_cost(
     bridge carries the crossing at no extra cost (docs/rulings.md K2). A big river can be
     crossed only by a bridge (R24). `bridges` are the bridges standing now
     (`intact_bridges(state)`); None means the printed ones."""
-    features = m.features(a, b)
     bridged = m.bridged(a, b) if bridges is None else hexside(a, b) in bridges
+    return _step_cost(m, table, spec.is_hq, spec.move, a, b, bridged)
+
+
+@lru_cache(maxsize=1 << 17)  # the map and table are immutable (hashed by identity)
+def _step_cost(
+    m: MapData,
+    table: TerrainTable,
+    is_hq: bool,
+    move: MoveClass,
+    a: HexId,
+    b: HexId,
+    bridged: bool,
+) -> StepCost:
+    """`step_cost` for a unit of this class; memoized: movement and supply searches ask
+    the same steps again and again (kessel bench, docs/performance.md)."""
+    spec = MoverClass(is_hq, move)
+    features = m.features(a, b)
     add = Fraction(0)
     for f in sorted(features):
         row = table.hexsides.get(f)

@@ -12,13 +12,17 @@ and the link).
 from __future__ import annotations
 
 from collections import deque
+from itertools import pairwise
 from typing import Any
 
-from engine.core import Ctx, Rejected
-from engine.hexgrid import HexId
+from engine.core import Ctx, Event, Rejected
+from engine.hexgrid import HexId, hexside
 from engine.state import GameState
 from engine.wb95 import flow
 from engine.wb95.control import city_points
+from engine.wb95.dispatch import after_input
+from engine.wb95.reducer import on
+from engine.wb95.terrain import intact_bridges
 
 
 def cels_destroyed(state: GameState) -> dict[str, int]:
@@ -37,16 +41,32 @@ def cels_destroyed(state: GameState) -> dict[str, int]:
 
 def linked(state: GameState) -> bool:
     """The scenario's link: a chain of adjacent hexes, each controlled by the side and
-    free of enemy units, from a hex of the place to a hex of the zones (K-ruling)."""
+    free of enemy units, from a hex of the place to a hex of the zones (K64). With `by:
+    road` (Deblockade: "linked by road with one of the zones: B to F") each step of the
+    chain must also follow a road (main or side road, not a railway) or join two hexes of
+    the same city (whose hexes are linked by a main route: TERRAIN INFLUENCE note), and a
+    road over a river needs its bridge standing (14.0, K64)."""
     link = state.setup.victory_rules.get("link")
     if not link:
         return False
     side = str(link["side"])
     enemy_held = {u.hex for u in state.on_map(state.setup.enemy_of(side))}
-    grid = state.setup.map.grid
+    m = state.setup.map
+    grid = m.grid
+    by_road = link.get("by") == "road"
+    standing = intact_bridges(state) if by_road else frozenset()
 
     def ok(h: HexId) -> bool:
         return state.control.get(h) == side and h not in enemy_held
+
+    def step(a: HexId, b: HexId) -> bool:
+        if not by_road:
+            return True
+        if m.names.get(a) is not None and m.names.get(a) == m.names.get(b):
+            return m.terrain_of(a) in TOWNS and m.terrain_of(b) in TOWNS
+        if not (m.road_kinds(a, b) & ROAD_KINDS):
+            return False
+        return not (m.features(a, b) & WATER) or hexside(a, b) in standing
 
     targets = set(link["to"])
     seen: set[HexId] = {h for h in link["from"] if ok(h)}
@@ -56,10 +76,15 @@ def linked(state: GameState) -> bool:
         if h in targets:
             return True
         for n in grid.neighbours(h):
-            if n not in seen and ok(n):
+            if n not in seen and ok(n) and step(h, n):
                 seen.add(n)
                 queue.append(n)
     return False
+
+
+ROAD_KINDS = frozenset({"main", "side"})  # "by road": not the railway
+TOWNS = frozenset({"city", "town"})
+WATER = frozenset({"stream", "river", "big-river"})  # crossed by a road on its bridge
 
 
 def kursk_vp(state: GameState) -> dict[str, int]:
@@ -83,6 +108,51 @@ def kursk_vp(state: GameState) -> dict[str, int]:
     return out
 
 
+MOVE_EVENTS = ("moved", "reinforcement_entered", "retreated", "pursued")  # pursuit: advances too
+
+
+def river_vp(state: GameState) -> dict[str, int]:
+    """Kursk: "crossing Sjejm river 10 VPs" -- `victory.rivers` scores once a unit of the
+    side has crossed a hexside of the map's named river, and keeps it (K68)."""
+    out = {s: 0 for s in state.setup.sides}
+    for r in state.setup.victory_rules.get("rivers", []):
+        if r["river"] in state.rivers_crossed.get(str(r["side"]), []):
+            out[str(r["side"])] += int(r["vp"])
+    return out
+
+
+@after_input
+def note_river_crossings(ctx: Ctx) -> None:
+    """After every input: a scoring side's move, entry, retreat, pursuit or advance that
+    crossed a hexside of a named VP river is recorded (`river_crossed`)."""
+    state = ctx.state
+    rivers = state.setup.victory_rules.get("rivers")
+    if not rivers:
+        return
+    m = state.setup.map
+    for e in list(ctx.events):
+        if e.kind not in MOVE_EVENTS:
+            continue
+        side = e.data.get("side")
+        if side is None and e.data.get("unit") in state.units:
+            side = state.units[str(e.data["unit"])].side
+        path = [str(h) for h in e.data.get("path", []) or []]
+        steps = {hexside(a, b) for a, b in pairwise(path)}
+        for r in rivers:
+            name = str(r["river"])
+            if r["side"] != side or name in state.rivers_crossed.get(str(side), []):
+                continue
+            if steps & m.rivers.get(name, frozenset()):
+                unit = e.data.get("unit")
+                ctx.emit("river_crossed", side=side, river=name, unit=unit, vp=r["vp"])
+
+
+@on("river_crossed")
+def _river_crossed(state: GameState, e: Event) -> None:
+    side = str(e.data["side"])
+    state.rivers_crossed[side] = sorted({*state.rivers_crossed.get(side, []), e.data["river"]})
+
+
 def _holds_all(state: GameState, side: str, hexes: list[str]) -> bool:
     return bool(hexes) and all(state.control.get(h) == side for h in hexes)
 
@@ -104,6 +174,8 @@ def victory_standing(state: GameState) -> dict[str, Any]:
     per_cel = int(rules.get("cel_vp", 0))
     vp = {s: city[s] + per_cel * cel[s] for s in state.setup.sides}
     extra = kursk_vp(state)
+    for s, n in river_vp(state).items():
+        extra[s] += n
     for s, n in extra.items():
         vp[s] += n
     levels = [
@@ -116,7 +188,7 @@ def victory_standing(state: GameState) -> dict[str, Any]:
         for lv in rules.get("levels", [])
     ]
     out: dict[str, Any] = {"vp": vp, "city_vp": city, "cels_destroyed": cel, "levels": levels}
-    if rules.get("unit_vp") or rules.get("entered"):
+    if rules.get("unit_vp") or rules.get("entered") or rules.get("rivers"):
         out["other_vp"] = extra
     if rules.get("link"):
         out["linked"] = linked(state)

@@ -8,10 +8,12 @@ none.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.hexgrid import HexId
-from engine.model import Setup, UnitSpec
+from engine.model import MapData, MoveClass, Setup, TerrainTable, UnitSpec
 from engine.state import GameState, UnitState
-from engine.wb95.terrain import impassable_terrain
+from engine.wb95.terrain import MoverClass, impassable_terrain
 
 ZocMap = dict[HexId, set[str]]
 
@@ -20,15 +22,21 @@ def zoc_hexes(setup: Setup, spec: UnitSpec, at: HexId) -> list[HexId]:
     """The hexes a unit of this kind standing at `at` exerts ZoC into."""
     if not spec.has_zoc:
         return []
-    m, table = setup.map, setup.table
+    return list(_zoc_hexes(setup.map, setup.table, spec.is_hq, spec.move, at))
+
+
+@lru_cache(maxsize=1 << 16)  # map and table are immutable (hashed by identity); hot path
+def _zoc_hexes(
+    m: MapData, table: TerrainTable, is_hq: bool, move: MoveClass, at: HexId
+) -> tuple[HexId, ...]:
     out: list[HexId] = []
     for n in m.grid.neighbours(at):
         if any(table.hexsides[f].blocks_zoc for f in m.features(at, n) if f in table.hexsides):
             continue  # 4.1.3
-        if impassable_terrain(table, m.terrain_of(n), spec):
+        if impassable_terrain(table, m.terrain_of(n), MoverClass(is_hq, move)):
             continue  # 4.1.4
         out.append(n)
-    return out
+    return tuple(out)
 
 
 def zoc_map(state: GameState, side: str) -> ZocMap:

@@ -1,0 +1,117 @@
+"""The bot: a `discord.Client` with the command tree, the persistent buttons and the
+deadline clock (`Referee.tick` every minute)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.context import refuse
+from bot.discord.notify import Notifier
+from bot.discord.views import DYNAMIC_ITEMS
+from bot.service import Referee, Refusal
+
+log = logging.getLogger("kessel.discord")
+TICK_SECONDS = 60
+
+
+class RefereeTree(app_commands.CommandTree[Any]):
+    """Errors become friendly private messages; nothing internal reaches a channel."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        cause: BaseException = error
+        if isinstance(error, app_commands.CommandInvokeError):
+            cause = error.original
+        if isinstance(cause, Refusal):
+            message = cause.message
+        elif isinstance(cause, app_commands.TransformerError):
+            message = f"'{cause.value}' is not a valid {cause.type.name.lower()}"
+        elif isinstance(cause, app_commands.CheckFailure | app_commands.CommandOnCooldown):
+            message = str(cause)
+        else:
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error(
+                "command failed",
+                exc_info=cause,
+                extra={"command": command, "user": interaction.user.id},
+            )
+            message = "something went wrong; look at `/game status` and try again"
+        try:
+            await refuse(interaction, message)
+        except discord.HTTPException:
+            log.warning("could not report an error", extra={"error": message})
+
+
+class KesselBot(discord.Client):
+    def __init__(self, ref: Referee, *, tick: bool = True, **kw: Any) -> None:
+        kw.setdefault("intents", discord.Intents.none() | discord.Intents(guilds=True))
+        super().__init__(**kw)
+        self.ref = ref
+        self.tree = RefereeTree(self)
+        self.notifier = Notifier(self)
+        self.legal_cache: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+        self._tick_enabled = tick
+        self._ticker: asyncio.Task[None] | None = None
+        from bot.discord.cogs import register
+
+        register(self.tree)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self._tick_enabled:
+            self._ticker = asyncio.create_task(self._tick_forever())
+
+    async def tick(self, now: float | None = None) -> None:
+        """One round of reminders and deadline expiries."""
+        replies = await self.ref.tick(now)
+        if replies:
+            await self.notifier.deliver(replies)
+
+    async def _tick_forever(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("deadline tick failed")
+            await asyncio.sleep(TICK_SECONDS)
+
+    async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+        await super().close()
+
+    def command_payload(self) -> list[dict[str, Any]]:
+        """What a sync uploads (checked offline in the tests)."""
+        return [c.to_dict(self.tree) for c in self.tree.get_commands()]
+
+    async def sync_if_changed(self, where: str) -> int | None:
+        """Sync only when the commands differ from the last upload to `where` (creates
+        are limited to 200 a day per guild); None when nothing changed."""
+        digest = hashlib.sha256(
+            json.dumps(self.command_payload(), sort_keys=True).encode()
+        ).hexdigest()
+        key = f"commands_synced:{where}"
+        if await self.ref.store.server_setting("", key) == digest:
+            return None
+        count = await self.sync(where)
+        await self.ref.store.set_server_setting("", key, digest)
+        return count
+
+    async def sync(self, where: str) -> int:
+        """Upload the commands: `global` or a guild id (instant; for development)."""
+        if where == "global":
+            done = await self.tree.sync()
+        else:
+            guild = discord.Object(int(where))
+            self.tree.copy_global_to(guild=guild)
+            done = await self.tree.sync(guild=guild)
+        return len(done)

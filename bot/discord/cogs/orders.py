@@ -1,0 +1,317 @@
+"""Orders: `/move`, `/attack` (odds preview, then Confirm), `/fire`, `/fortify`,
+`/strategic`, `/enter`, `/bridge`, `/air`, `/mask`, `/done`, `/undo` and `/orders` (a modal
+for a block of orders, the PBEM way). Every answer is private; sealed inputs (air
+missions, masking, bridge notes) get a receipt and never a public echo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.context import (
+    ack,
+    autocomplete_game,
+    bot_of,
+    caller_of,
+    choices,
+    game_choices,
+    game_of,
+    key_of,
+    legal_of,
+    word_choices,
+)
+from bot.discord.notify import send
+from bot.discord.views import confirm_view
+from bot.service import Refusal, Reply
+from engine.notation import NotationError, format_order, parse_orders
+
+Interaction = discord.Interaction[Any]
+SEALED_VERBS = frozenset({"air", "mask", "bridge"})  # sealed inputs (K27)
+
+
+def sealed_lines(text: str) -> list[str]:
+    try:
+        return [format_order(o) for o in parse_orders(text) if o.verb in SEALED_VERBS]
+    except NotationError:
+        return []
+
+
+async def give(interaction: Interaction, line: str, game: str | None) -> None:
+    """Send orders to the service (idempotent on the interaction id) and present the
+    replies; a sealed input's answer is a receipt, private."""
+    await ack(interaction)
+    caller = await caller_of(interaction)
+    gid = await game_of(interaction, caller, game)
+    replies = await bot_of(interaction).ref.orders(caller, gid, line, key=key_of(interaction))
+    sealed = sealed_lines(line)
+    if sealed:
+        receipt = "🔒 Sealed — only your side sees this until it is revealed:\n"
+        replies = [
+            Reply(**(r.__dict__ | {"text": receipt + r.text})) if r.to == "caller" else r
+            for r in replies
+        ]
+    await bot_of(interaction).notifier.deliver(replies, interaction)
+
+
+async def _legal(interaction: Interaction) -> dict[str, Any]:
+    found = await autocomplete_game(interaction)
+    if found is None:
+        return {}
+    return await legal_of(interaction, *found)
+
+
+async def movable_units(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Only the caller's own units that may move now (from the service's legal actions)."""
+    legal = await _legal(interaction)
+    return choices(sorted(legal.get("moves") or {}), current)
+
+
+async def reachable_hexes(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    found = await autocomplete_game(interaction)
+    unit = str(getattr(interaction.namespace, "unit", "") or "")
+    if found is None or not unit:
+        return []
+    try:
+        reach = await bot_of(interaction).ref.moves(found[0], found[1], unit)
+    except Refusal:
+        return []
+    labels = {
+        r["hex"]: f"{r['hex']} — {r['mp']} MP" + (" (stops: enemy ZoC)" if r["stops"] else "")
+        for r in reach
+    }
+    return choices([r["hex"] for r in reach], current, labels)
+
+
+async def attackers(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    legal = await _legal(interaction)
+    units = sorted({u for a in legal.get("attacks") or [] for u in a["units"]})
+    return word_choices(units, current)
+
+
+async def attack_targets(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    legal = await _legal(interaction)
+    chosen = set(str(getattr(interaction.namespace, "units", "") or "").split())
+    hexes = sorted(
+        {h for a in legal.get("attacks") or [] if chosen & set(a["units"]) for h in a["hexes"]}
+        or {h for a in legal.get("attacks") or [] for h in a["hexes"]}
+    )
+    return word_choices(hexes, current)
+
+
+async def fire_targets(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    legal = await _legal(interaction)
+    fire = legal.get("fire") or {}
+    labels = {h: f"{h} — in range: {', '.join(u)}" for h, u in fire.items()}
+    return choices(sorted(fire), current, labels)
+
+
+async def fire_units(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    legal = await _legal(interaction)
+    fire = legal.get("fire") or {}
+    target = str(getattr(interaction.namespace, "target", "") or "")
+    units = fire.get(target) or sorted({u for us in fire.values() for u in us})
+    return word_choices(list(units), current)
+
+
+async def entering_units(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    legal = await _legal(interaction)
+    return word_choices(sorted(legal.get("entries") or {}), current)
+
+
+async def own_units(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The caller's own units on the map, from the caller's view."""
+    found = await autocomplete_game(interaction)
+    if found is None:
+        return []
+    caller, gid = found
+    v = await bot_of(interaction).ref.view(caller, gid)
+    sides = (await bot_of(interaction).ref.game(gid)).sides_of(caller.id)
+    mine = sorted({u.id for u in v.units if u.id and u.side in sides and u.hex})
+    return word_choices(mine, current)
+
+
+class Orders(discord.ui.Modal, title="Orders"):
+    """A block of orders, one per line (all or nothing)."""
+
+    text: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Orders, one per line",
+        style=discord.TextStyle.paragraph,
+        placeholder="move s-232 0434\nattack s-232 -> 0535\ndone",
+        max_length=4000,
+    )
+
+    def __init__(self, game: str | None) -> None:
+        super().__init__(timeout=None)
+        self.game = game
+
+    async def on_submit(self, interaction: Interaction) -> None:
+        await give(interaction, str(self.text.value), self.game)
+
+    async def on_error(self, interaction: Interaction, error: Exception, /) -> None:  # type: ignore[override]
+        from bot.discord.context import refuse
+
+        await refuse(interaction, error.message if isinstance(error, Refusal) else "not sent")
+
+
+@app_commands.command(name="move", description="Move one of your units")
+@app_commands.describe(unit="your unit", to="destination hex (cost shown)", path="or the path")
+@app_commands.autocomplete(game=game_choices, unit=movable_units, to=reachable_hexes)
+async def move(
+    interaction: Interaction, unit: str, to: str, path: str | None = None, game: str | None = None
+) -> None:
+    await give(interaction, f"move {unit} {path or to}", game)
+
+
+@app_commands.command(name="attack", description="Declare an attack: odds first, then Confirm")
+@app_commands.describe(units="attacking units", target="defending hex(es)", extra="support ...")
+@app_commands.autocomplete(game=game_choices, units=attackers, target=attack_targets)
+async def attack(
+    interaction: Interaction,
+    units: str,
+    target: str,
+    extra: str | None = None,
+    game: str | None = None,
+) -> None:
+    await ack(interaction)
+    caller = await caller_of(interaction)
+    gid = await game_of(interaction, caller, game)
+    line = f"attack {units} -> {target}" + (f" {extra}" if extra else "")
+    ref = bot_of(interaction).ref
+    odds = await ref.odds(caller, gid, line)
+    g = await ref.game(gid)
+    text = f"Attack preview: {format_odds(odds)}\n`{line}`\nConfirm to send it as an order."
+    await send(interaction, text, view=confirm_view(gid, g.last_event))
+
+
+def format_odds(odds: dict[str, Any]) -> str:
+    """The service's odds preview as text: its summary, explanation and what it cannot
+    know (the preview is built from the caller's own view)."""
+    lines = [str(odds.get("text") or "")]
+    lines += [f"· {x}" for x in odds.get("explanation") or []][:12]
+    lines += [f"? {x}" for x in odds.get("unknown") or []][:4]
+    return "\n".join(x for x in lines if x)[:1700]
+
+
+@app_commands.command(name="fire", description="Artillery fire at a hex")
+@app_commands.autocomplete(game=game_choices, target=fire_targets, units=fire_units)
+async def fire(interaction: Interaction, target: str, units: str, game: str | None = None) -> None:
+    await give(interaction, f"fire {units} -> {target}", game)
+
+
+@app_commands.command(name="fortify", description="Build field fortifications")
+@app_commands.autocomplete(game=game_choices, units=own_units)
+async def fortify(interaction: Interaction, units: str, game: str | None = None) -> None:
+    await give(interaction, f"fortify {units}", game)
+
+
+@app_commands.command(name="strategic", description="Put units in strategic movement")
+@app_commands.autocomplete(game=game_choices, units=own_units)
+async def strategic(interaction: Interaction, units: str, game: str | None = None) -> None:
+    await give(interaction, f"strategic {units}", game)
+
+
+@app_commands.command(name="enter", description="Bring reinforcements onto the map")
+@app_commands.autocomplete(game=game_choices, units=entering_units)
+async def enter(interaction: Interaction, units: str, where: str, game: str | None = None) -> None:
+    await give(interaction, f"enter {units} {where}", game)
+
+
+@app_commands.command(name="bridge", description="Bridge note (sealed): destroy or build")
+@app_commands.describe(
+    action="destroy or build", hexside="e.g. 1203/1204", unit="the unit (by / builder)"
+)
+@app_commands.choices(
+    action=[
+        app_commands.Choice(name="destroy", value="destroy"),
+        app_commands.Choice(name="build", value="build"),
+    ]
+)
+@app_commands.autocomplete(game=game_choices, unit=own_units)
+async def bridge(
+    interaction: Interaction,
+    action: app_commands.Choice[str],
+    hexside: str,
+    unit: str | None = None,
+    game: str | None = None,
+) -> None:
+    if action.value == "build":
+        if not unit:
+            raise Refusal("building a bridge needs the HQ that builds it (`unit`)")
+        line = f"bridge build {unit} {hexside}"
+    else:
+        line = f"bridge destroy {hexside}" + (f" by {unit}" if unit else "")
+    await give(interaction, line, game)
+
+
+@app_commands.command(name="air", description="An air mission (sealed until revealed)")
+@app_commands.describe(flyer="air counter or SPs", mission="mission", target="hex or A/B bridge")
+@app_commands.autocomplete(game=game_choices)
+async def air(
+    interaction: Interaction, flyer: str, mission: str, target: str, game: str | None = None
+) -> None:
+    await give(interaction, f"air {flyer} {mission} {target}", game)
+
+
+@air.autocomplete("mission")
+async def air_missions(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    legal = await _legal(interaction)
+    return choices(list((legal.get("air") or {}).get("missions") or []), current)
+
+
+@air.autocomplete("target")
+async def air_targets(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    legal = await _legal(interaction)
+    mission = str(getattr(interaction.namespace, "mission", "") or "")
+    targets = (legal.get("air") or {}).get("targets") or {}
+    return choices(list(targets.get(mission) or []), current)
+
+
+@app_commands.command(name="mask", description="Mask or unmask a stack (sealed)")
+@app_commands.choices(
+    state=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+)
+@app_commands.autocomplete(game=game_choices)
+async def mask(
+    interaction: Interaction, hex: str, state: app_commands.Choice[str], game: str | None = None
+) -> None:
+    await give(interaction, f"mask {hex} {state.value}", game)
+
+
+@app_commands.command(name="done", description="End your part of the phase")
+@app_commands.autocomplete(game=game_choices)
+async def done(interaction: Interaction, game: str | None = None) -> None:
+    await give(interaction, "done", game)
+
+
+@app_commands.command(name="undo", description="Take back your last input (not past a die roll)")
+@app_commands.autocomplete(game=game_choices)
+async def undo(interaction: Interaction, game: str | None = None) -> None:
+    await ack(interaction)
+    caller = await caller_of(interaction)
+    gid = await game_of(interaction, caller, game)
+    out = await bot_of(interaction).ref.undo(caller, gid)
+    await bot_of(interaction).notifier.deliver(out, interaction)
+
+
+@app_commands.command(name="orders", description="Give a block of orders (PBEM style)")
+@app_commands.autocomplete(game=game_choices)
+async def orders(interaction: Interaction, game: str | None = None) -> None:
+    await interaction.response.send_modal(Orders(game))
+
+
+COMMANDS: list[Any] = [
+    move,
+    attack,
+    fire,
+    fortify,
+    strategic,
+    enter,
+    bridge,
+    air,
+    mask,
+    done,
+    undo,
+    orders,
+]

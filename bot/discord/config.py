@@ -1,0 +1,66 @@
+"""`kessel bot` settings: the token from the environment, `kessel.toml` or a `.env` file.
+
+    KESSEL_DISCORD_TOKEN   the bot token (required)
+    KESSEL_DB              the SQLite file (default kessel.db)
+    KESSEL_GUILD           a guild id to sync commands to (development)
+
+`kessel.toml` may hold the same under `[discord]`: `token`, `db`, `guild`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+TOKEN_ENV = "KESSEL_DISCORD_TOKEN"
+
+
+@dataclass(frozen=True)
+class BotConfig:
+    token: str
+    db: str = "kessel.db"
+    guild: str = ""
+
+
+def _dotenv(path: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    if not path.is_file():
+        return out
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        out[key.strip()] = value.strip().strip("'\"")
+    return out
+
+
+def _toml(path: Path) -> dict[str, str]:
+    if not path.is_file():
+        return {}
+    data = tomllib.loads(path.read_text(encoding="utf-8")).get("discord", {})
+    return {
+        f"KESSEL_{k.upper()}" if k != "token" else TOKEN_ENV: str(v)
+        for k, v in data.items()
+        if v is not None
+    }
+
+
+def load_config(directory: str | Path = ".", env: dict[str, str] | None = None) -> BotConfig | None:
+    """The settings, environment first, then `kessel.toml`, then `.env`; None without a token."""
+    base = Path(directory)
+    merged = (
+        _dotenv(base / ".env")
+        | _toml(base / "kessel.toml")
+        | dict(os.environ if env is None else env)
+    )
+    token = merged.get(TOKEN_ENV, "").strip()
+    if not token:
+        return None
+    return BotConfig(
+        token=token,
+        db=merged.get("KESSEL_DB", "kessel.db") or "kessel.db",
+        guild=merged.get("KESSEL_GUILD", ""),
+    )

@@ -1,0 +1,168 @@
+"""From an interaction to the service's terms: the `Caller`, the game meant, and friendly
+refusals. Nothing here decides a rule."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.service import Caller, Refusal
+
+if TYPE_CHECKING:
+    from bot.discord.client import KesselBot
+
+MOD_ROLE_KEY = "mod_role"  # server setting: the id of the moderator role
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> KesselBot:
+    return interaction.client  # type: ignore[no-any-return]
+
+
+async def caller_of(interaction: discord.Interaction[Any]) -> Caller:
+    """Who is asking, where; `server_mod` when the member has Manage Server or the
+    server's moderator role (`/mod role`)."""
+    user = interaction.user
+    guild = str(interaction.guild_id or "")
+    server_mod = False
+    if guild and isinstance(user, discord.Member):
+        perms = interaction.permissions
+        server_mod = perms.manage_guild or perms.administrator
+        if not server_mod:
+            role = await bot_of(interaction).ref.store.server_setting(guild, MOD_ROLE_KEY)
+            server_mod = role is not None and int(role) in set(user._roles)
+    return Caller(
+        id=str(user.id),
+        name=user.display_name,
+        server_mod=server_mod,
+        guild=guild,
+        channel=str(interaction.channel_id or ""),
+    )
+
+
+async def game_of(interaction: discord.Interaction[Any], caller: Caller, given: str | None) -> str:
+    """The game a command means: the `game` option, else the one running game in this
+    channel, else the caller's only game."""
+    if given:
+        return given.strip().lower()
+    ref = bot_of(interaction).ref
+    here = await ref.games(caller, here=True) if caller.channel else []
+    if len(here) == 1:
+        return str(here[0]["id"])
+    if not here:
+        mine = await ref.games(caller, mine=True)
+        if len(mine) == 1:
+            return str(mine[0]["id"])
+    raise Refusal(
+        "which game? name it with the `game` option (`/game list` shows the games here)"
+        if here
+        else "no game runs here; name it with the `game` option or start one with `/game new`"
+    )
+
+
+async def game_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete of a `game` option: the caller's games and the games of this channel."""
+    caller = await caller_of(interaction)
+    ref = bot_of(interaction).ref
+    seen: dict[str, str] = {}
+    for g in [*await ref.games(caller, mine=True), *await ref.games(caller, here=True)]:
+        seen.setdefault(str(g["id"]), f"{g['id']} — {g['name']} ({g['status']})")
+    cur = current.lower()
+    return [
+        app_commands.Choice(name=label[:100], value=gid)
+        for gid, label in seen.items()
+        if cur in label.lower()
+    ][:25]
+
+
+def key_of(interaction: discord.Interaction[Any]) -> str:
+    """The idempotency key of a writing command: the interaction id."""
+    return f"discord:{interaction.id}"
+
+
+async def ack(interaction: discord.Interaction[Any], *, ephemeral: bool = True) -> None:
+    """Acknowledge within Discord's 3 seconds, before any writing or rendering."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
+    """A friendly private answer to a refused or failed interaction."""
+    from bot.discord.notify import send
+
+    await send(interaction, f"⚠ {message}", ephemeral=True)
+
+
+async def guarded(interaction: discord.Interaction[Any], work: Coroutine[Any, Any, None]) -> None:
+    """Run a component's work; a refusal becomes a private message (components do not go
+    through the command tree's error handler)."""
+    try:
+        await work
+    except Refusal as e:
+        await refuse(interaction, e.message)
+    except Exception:
+        logging.getLogger("kessel.discord").exception("component failed")
+        await refuse(interaction, "something went wrong; look at `/game status` and try again")
+
+
+async def legal_of(
+    interaction: discord.Interaction[Any], caller: Caller, gid: str
+) -> dict[str, Any]:
+    """The caller's side's legal actions (autocomplete), cached per game position: an
+    autocomplete cannot be deferred and must answer at once."""
+    bot = bot_of(interaction)
+    g = await bot.ref.game(gid)
+    key = (gid, caller.id, g.last_event, g.status)
+    found = bot.legal_cache.get(key)
+    if found is None:
+        found = await bot.ref.legal(caller, gid)
+        if len(bot.legal_cache) > 256:
+            bot.legal_cache.clear()
+        bot.legal_cache[key] = found
+    return found
+
+
+async def autocomplete_game(interaction: discord.Interaction[Any]) -> tuple[Caller, str] | None:
+    """The caller and game for an autocomplete, or None when no game is meant."""
+    caller = await caller_of(interaction)
+    try:
+        gid = await game_of(interaction, caller, getattr(interaction.namespace, "game", None))
+        await bot_of(interaction).ref.game(gid)
+    except Refusal:
+        return None
+    return caller, gid
+
+
+def choices(
+    values: list[str], current: str, labels: dict[str, str] | None = None
+) -> list[app_commands.Choice[str]]:
+    cur = current.strip().lower()
+    last = cur.split()[-1] if cur.split() else ""
+    out = []
+    for v in values:
+        if last and last not in v.lower():
+            continue
+        out.append(app_commands.Choice(name=(labels or {}).get(v, v)[:100], value=v[:100]))
+    return out[:25]
+
+
+def word_choices(
+    values: list[str], current: str, labels: dict[str, str] | None = None
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete of a several-word option (units): completes the last word."""
+    words = current.split()
+    done = words[:-1] if words and not current.endswith(" ") else words
+    last = "" if current.endswith(" ") or not words else words[-1].lower()
+    head = " ".join(done)
+    out = []
+    for v in values:
+        if v in done or (last and last not in v.lower()):
+            continue
+        value = f"{head} {v}".strip()
+        out.append(app_commands.Choice(name=(labels or {}).get(v, value)[:100], value=value[:100]))
+    return out[:25]

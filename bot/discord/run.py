@@ -1,0 +1,116 @@
+"""`kessel bot`: run the Discord referee.
+
+    kessel bot [--db FILE] [--sync global | --sync guild [ID]] [--log-level INFO]
+
+The token comes from KESSEL_DISCORD_TOKEN, `kessel.toml` ([discord] token = ...) or `.env`
+(bot.discord.config). The slash commands are uploaded on the first start and whenever they
+changed (to KESSEL_GUILD if set, else globally), or when asked (`--sync`): guild commands
+update at once (development); global ones may take a while to show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+import time
+from typing import Any
+
+_STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message and any `extra` fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)),
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        out |= {k: v for k, v in record.__dict__.items() if k not in _STANDARD}
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out, default=str, ensure_ascii=False)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", help="the SQLite file (default: KESSEL_DB or kessel.db)")
+    p.add_argument(
+        "--sync",
+        nargs="+",
+        metavar="global|guild ID",
+        help="upload the slash commands: `global`, or `guild ID` (instant, for development)",
+    )
+    p.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING ...")
+
+
+def setup_logging(level: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+
+
+def sync_target(words: list[str] | None, default_guild: str) -> str | None:
+    """`global`, a guild id, or None (no sync)."""
+    if not words:
+        return None
+    if words[0] == "global":
+        return "global"
+    if words[0] == "guild":
+        gid = words[1] if len(words) > 1 else default_guild
+        if not gid.isdigit():
+            raise SystemExit("kessel bot: --sync guild needs a guild id (or KESSEL_GUILD)")
+        return gid
+    if words[0].isdigit():
+        return words[0]
+    raise SystemExit("kessel bot: --sync global, or --sync guild ID")
+
+
+async def _serve(token: str, db: str, sync: str | None, guild: str) -> None:
+    from bot.discord.client import KesselBot
+    from bot.service import Referee
+
+    log = logging.getLogger("kessel.discord")
+    ref = await Referee.open(db)
+    bot = KesselBot(ref)
+    try:
+        async with bot:
+            await bot.login(token)
+            if sync is not None:
+                count = await bot.sync(sync)
+                log.info("commands synced", extra={"where": sync, "count": count})
+            else:  # first start, or the commands changed: upload them once
+                where = guild or "global"
+                synced = await bot.sync_if_changed(where)
+                if synced is not None:
+                    log.info("commands synced", extra={"where": where, "count": synced})
+            log.info("starting", extra={"db": db})
+            await bot.connect()
+    finally:
+        await ref.close()
+
+
+def main(args: argparse.Namespace) -> int:
+    from bot.discord.config import load_config
+
+    setup_logging(args.log_level)
+    cfg = load_config()
+    if cfg is None:
+        print(
+            'kessel bot: no token. Set KESSEL_DISCORD_TOKEN, or put `token = "..."` under '
+            "[discord] in kessel.toml, or KESSEL_DISCORD_TOKEN=... in .env",
+            file=sys.stderr,
+        )
+        return 1
+    db = args.db or cfg.db
+    try:
+        asyncio.run(_serve(cfg.token, db, sync_target(args.sync, cfg.guild), cfg.guild))
+    except KeyboardInterrupt:
+        return 0
+    return 0

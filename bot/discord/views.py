@@ -1,0 +1,217 @@
+"""Buttons that survive a restart: discord.py `DynamicItem`s whose custom_id carries only
+ids (game, log position, answer index). The state stays in the service; a click on a
+message the game has moved past is refused by the service (`expect`).
+
+    k:d:GAME:AT:I     answer I of the open decision, given at log position AT
+    k:atk:GAME:AT     confirm the attack written in the preview message
+    k:no              cancel a preview
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.service import Refusal, Reply
+
+if TYPE_CHECKING:
+    from bot.discord.client import KesselBot
+
+MAX_BUTTONS = 20
+
+
+def answer_lines(decision: dict[str, Any]) -> list[str]:
+    """The answers a decision's options list, written as notation lines (the engine judges
+    each one when it is given)."""
+    kind = decision.get("kind")
+    opts = decision.get("options") or {}
+    if not isinstance(opts, dict):
+        return []
+    if kind == "retreat":
+        out = [
+            f"retreat {unit} {' '.join(path)}"
+            for unit, paths in sorted(opts.get("paths", {}).items())
+            for path in paths
+        ]
+        return out + [f"retreat {unit}" for unit in sorted(opts.get("paths", {}))]
+    if kind == "pursuit":
+        out = ["pass"]
+        for unit in opts.get("units", []):
+            for first in opts.get("first", []):
+                out.append(f"pursue {unit} {first}")
+                out += [
+                    f"pursue {unit} {first} {' '.join(p)}"
+                    for p in opts.get("paths", {}).get(first, [])
+                    if p
+                ]
+        return out
+    if kind == "losses":
+        return _losses(opts)
+    if kind == "defence":
+        out = ["pass"]
+        if opts.get("abilities"):
+            out.append("defend stars " + " ".join(sorted(opts["abilities"])))
+        backing = (opts.get("support") or {}).get("artillery") or []
+        if backing:
+            out.append("defend support " + " ".join(backing))
+        return out
+    if kind == "repair":
+        fronts = opts.get("fronts") or {}
+        first = [units[0] for units in fronts.values() if units]
+        return (["repair " + " ".join(first)] if first else []) + ["repair none"]
+    return []
+
+
+def _losses(opts: dict[str, Any]) -> list[str]:
+    units: dict[str, int] = opts.get("units") or {}
+    count = int(opts.get("count") or 0)
+    must = set(opts.get("must_include") or [])
+    pool = [u for u in sorted(units) for _ in range(int(units[u]))]
+    out: list[str] = []
+    for combo in itertools.combinations(pool, count) if count else ():
+        line = "losses " + " ".join(combo)
+        if (not must or must & set(combo)) and line not in out:
+            out.append(line)
+        if len(out) >= MAX_BUTTONS:
+            break
+    return out
+
+
+def decision_view(r: Reply) -> discord.ui.View | None:
+    """Buttons for the answers of a decision reply, or None when it has none to list."""
+    dec = r.data.get("decision") or {}
+    at = r.data.get("expect")
+    if not r.game or at is None:
+        return None
+    lines = answer_lines(dec)
+    if not lines:
+        return None
+    view = discord.ui.View(timeout=None)
+    for i, line in enumerate(lines[:MAX_BUTTONS]):
+        view.add_item(AnswerButton(r.game, int(at), i, line))
+    return view
+
+
+class AnswerButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"k:d:(?P<game>[a-z0-9-]+):(?P<at>\d+):(?P<i>\d+)",
+):
+    def __init__(self, game: str, at: int, index: int, label: str = "answer") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=f"k:d:{game}:{at}:{index}",
+            )
+        )
+        self.game, self.at, self.index, self.label = game, at, index, label[:80]
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> AnswerButton:
+        label = getattr(item, "label", None) or "answer"
+        return cls(match["game"], int(match["at"]), int(match["i"]), label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord.context import guarded
+
+        await guarded(interaction, self._answer(interaction))
+
+    async def _answer(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord.context import ack, caller_of, key_of
+
+        bot: KesselBot = interaction.client
+        await ack(interaction)
+        caller = await caller_of(interaction)
+        line = self.label
+        if len(line) >= 80 or line == "answer":  # a cut label: list the answers again
+            legal = await bot.ref.legal(caller, self.game)
+            decisions = legal.get("decisions") or []
+            lines = answer_lines(decisions[0]) if decisions else []
+            line = lines[self.index] if self.index < len(lines) else "pass"
+        replies = await bot.ref.orders(
+            caller, self.game, line, key=key_of(interaction), expect=self.at
+        )
+        await bot.notifier.deliver(replies, interaction)
+
+
+class ConfirmAttack(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"k:atk:(?P<game>[a-z0-9-]+):(?P<at>\d+)",
+):
+    """Sends the attack line shown in the preview message as an order."""
+
+    def __init__(self, game: str, at: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm attack",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"k:atk:{game}:{at}",
+            )
+        )
+        self.game, self.at = game, at
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> ConfirmAttack:
+        return cls(match["game"], int(match["at"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord.context import guarded
+
+        await guarded(interaction, self._confirm(interaction))
+
+    async def _confirm(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord.context import ack, caller_of, key_of
+
+        bot: KesselBot = interaction.client
+        content = interaction.message.content if interaction.message else ""
+        found = re.search(r"`(attack [^`]+)`", content)
+        if found is None:
+            raise Refusal("this preview no longer shows an attack; use `/attack` again")
+        await ack(interaction)
+        caller = await caller_of(interaction)
+        replies = await bot.ref.orders(
+            caller, self.game, found.group(1), key=key_of(interaction), expect=self.at
+        )
+        await bot.notifier.deliver(replies, interaction)
+
+
+class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"k:no"):
+    def __init__(self) -> None:
+        super().__init__(
+            discord.ui.Button(label="Cancel", style=discord.ButtonStyle.secondary, custom_id="k:no")
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> CancelButton:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.edit_message(content="Cancelled: nothing was sent.", view=None)
+
+
+def confirm_view(game: str, at: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmAttack(game, at))
+    view.add_item(CancelButton())
+    return view
+
+
+DYNAMIC_ITEMS = (AnswerButton, ConfirmAttack, CancelButton)

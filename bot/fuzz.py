@@ -1,0 +1,547 @@
+"""Self-play fuzzing (issue #9): random players play shipped scenarios while every input is
+checked against the engine's invariants (DESIGN §2).
+
+A fuzz player chooses uniformly, in two stages, among what the engine says a side may do
+now (`engine.wb95.choices.candidate_orders`, `engine.wb95.game.legal_moves`): first one
+of the movable units or "something else" (entries, delays, setups, withdrawals, attacks,
+fire, barrages, air, decisions' answers, `done`, plus a few probes the engine may reject:
+fortify, mask, strategic marking, leaving the map, bridges, Volkssturm, moves paying an OoS
+level), then one target of it. A pending decision is answered uniformly among its
+answers. A side whose `done` is refused because its moves over-stacked a hex (3.2.1)
+takes moves back (undo) until it is not; the replay invariant is checked after each undo.
+
+After every input the fuzzer checks (`check_input`): a rejected input changed nothing;
+CELs stay in 0..max_cel and move only through `cel_lost`/`repaired`/`reinforced` events;
+OoS levels stay in bounds; no unit appears, moves or vanishes without an event naming it;
+the input's notation parses back to the same order (reproducers must replay). When a
+phase ends (and at the end of the game) it also checks (`check_phase_end`, `Shadow`): no
+hex was over-stacked when the phase ended; replaying the events rebuilds the same state;
+each side's view does not change when what it cannot see is changed.
+
+A broken invariant saves a game export (`kessel run FILE` replays it) with the invariant
+in a comment, in `fuzz-failures/` by default. Importable without pytest.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+import yaml
+
+from engine import orders as o
+from engine.core import Applied, Event, Rejection
+from engine.hexgrid import hexside
+from engine.notation import format_order, parse_order
+from engine.record import GameRecord
+from engine.state import GameState
+from engine.view import view
+from engine.wb95 import flow, masking
+from engine.wb95.choices import candidate_orders
+from engine.wb95.game import initial_state, legal_moves
+from engine.wb95.movement import can_move
+from engine.wb95.reducer import reduce
+from engine.wb95.stacking import overstacked
+from engine.wb95.terrain import intact_bridges
+from scenarios import ScenarioError, list_scenarios, load_scenario
+
+DEFAULT_OUT = Path("fuzz-failures")
+# 10.2.6: a unit at level 13 always surrenders in its Supply Phase (13 - 12 > 0); paying
+# levels for full MPs and strength (10.2.3) can add a few between two Supply Phases.
+OOS_MAX = 16
+# Events through which a unit's CELs change (the self-play test's list).
+CEL_EVENTS = ("cel_lost", "repaired", "reinforced")
+
+
+class FuzzPlayer(Protocol):
+    name: str
+
+    def choose(self, state: GameState, side: str, rng: random.Random) -> o.Order | None: ...
+
+
+class RandomPlayer:
+    """Uniform choice among the engine's legal inputs (see the module docstring)."""
+
+    name = "random"
+
+    def choose(self, state: GameState, side: str, rng: random.Random) -> o.Order | None:
+        if any(d.side == side for d in state.pending):
+            answers = candidate_orders(state, side, limit=10_000)
+            return rng.choice(answers) if answers else None
+        kind = flow.current_phase(state).kind
+        movers: list[str] = []
+        if kind in ("movement", "strategic") and not state.pending:
+            movers = [u.id for u in state.on_map(side) if can_move(state, u) is None]
+        pick = rng.randrange(len(movers) + 1)
+        if pick < len(movers):
+            reach = legal_moves(state, movers[pick])
+            if reach:
+                u = state.units[movers[pick]]
+                full = u.oos > 0 and rng.random() < 0.3  # 10.2.3
+                to = reach[rng.choice(sorted(reach))]
+                # half the time the whole path (as a map client sends it), else only the
+                # destination (the engine finds the cheapest path)
+                path = to.path if rng.random() < 0.5 else (to.hex,)
+                return o.Move(units=(u.id,), path=path, full=full)
+        others = candidate_orders(state, side, limit=10_000, moves=False)
+        others.extend(_probes(state, side, kind, rng))
+        return rng.choice(others) if others else None
+
+
+def _probes(state: GameState, side: str, kind: str, rng: random.Random) -> list[o.Order]:
+    """Inputs a real player has that the listings do not offer; the engine judges them."""
+    if kind != "movement" or state.pending or side not in flow.acting_sides(state):
+        return []
+    mine = state.on_map(side)
+    if not mine:
+        return []
+    u = rng.choice(mine)
+    assert u.hex is not None
+    out: list[o.Order] = [o.Fortify(units=(u.id,)), o.Strategic(units=(u.id,))]
+    if rng.random() < 0.2:
+        out.append(o.Mask(hex=u.hex, on=rng.random() < 0.8))
+    if rng.random() < 0.1:  # 11.2.3: off the map (the engine knows the edges)
+        out.append(o.Leave(units=(u.id,)))
+    setup = state.setup
+    near = setup.map.grid.neighbours(u.hex)
+    standing = intact_bridges(state)
+    for n in near:  # 14.2.1 / 14.3.2: destroy a bridge next to it, or an HQ builds one
+        side_ = hexside(u.hex, n)
+        if side_ in standing:
+            out.append(o.Bridge(action="destroy", hexside=side_))
+        elif setup.units[u.id].is_hq and setup.map.features(u.hex, n):
+            out.append(o.Bridge(action="build", hexside=side_, hq=u.id))
+    vs = [x for x in mine if setup.units[x.id].type == "vs"]
+    for v in vs[:1]:  # 15.3.3: Volkssturm gives a CEL to infantry in its hex
+        out.extend(
+            o.Reinforce(unit=x.id, source=v.id)
+            for x in state.units_at(v.hex or "")
+            if x.id != v.id and x.side == side
+        )
+    return out
+
+
+class OpponentPlayer:
+    """The built-in opponent (bot/opponent.py) on both sides: one per side, its tie-break
+    seed drawn from the game's generator."""
+
+    name = "opponent"
+
+    def __init__(self) -> None:
+        self._sides: dict[str, Any] = {}
+
+    def choose(self, state: GameState, side: str, rng: random.Random) -> o.Order | None:
+        from bot.opponent import Opponent  # another developer's module: loaded on demand
+
+        if side not in self._sides:
+            self._sides[side] = Opponent(side, rng.randrange(1 << 31))
+        order: o.Order | None = self._sides[side].choose(state)
+        return order
+
+
+PLAYERS: dict[str, Callable[[], FuzzPlayer]] = {
+    "random": RandomPlayer,
+    "opponent": OpponentPlayer,
+}
+
+
+# --- invariants --------------------------------------------------------------------------
+
+
+class InvariantBroken(Exception):
+    """An invariant failed; the message says which and how."""
+
+
+@dataclass(frozen=True)
+class _Before:
+    copy: GameState | None  # a clone: snapshotted only when an input is rejected
+    units: dict[str, tuple[Any, ...]]
+    cels: dict[str, int]
+    phase: int
+    turn: int
+
+
+def _unit_places(state: GameState) -> dict[str, tuple[Any, ...]]:
+    return {
+        u.id: (u.hex, u.eliminated, u.withdrawn, u.arrives is None) for u in state.units.values()
+    }
+
+
+def before(state: GameState, with_copy: bool = True) -> _Before:
+    return _Before(
+        state.clone() if with_copy else None,
+        _unit_places(state),
+        {u.id: u.cel for u in state.units.values()},
+        state.phase,
+        state.turn,
+    )
+
+
+def _named(data: Any, out: set[str]) -> None:
+    if isinstance(data, str):
+        out.add(data)
+    elif isinstance(data, dict):
+        for v in data.values():
+            _named(v, out)
+    elif isinstance(data, (list, tuple)):
+        for v in data:
+            _named(v, out)
+
+
+def check_bounds(state: GameState) -> None:
+    for u in state.units.values():
+        if not 0 <= u.cel <= u.max_cel:
+            raise InvariantBroken(f"CEL bounds: {u.id} has {u.cel} CELs of {u.max_cel}")
+        if u.on_map and u.cel < 1:
+            raise InvariantBroken(f"CEL bounds: {u.id} is on the map with {u.cel} CELs")
+        if not 0 <= u.oos <= OOS_MAX:
+            raise InvariantBroken(f"OoS bounds: {u.id} is at OoS level {u.oos}")
+
+
+def check_input(state: GameState, was: _Before, result: object) -> None:
+    """The per-input invariants; `result` is what `GameRecord.submit` returned."""
+    if not isinstance(result, Applied):
+        if was.copy is not None and state.snapshot() != was.copy.snapshot():
+            raise InvariantBroken("rejected input changed the state")
+        return
+    check_bounds(state)
+    change: Counter[str] = Counter()
+    named: set[str] = set()
+    for e in result.events:
+        _named(e.data, named)
+        if e.kind == "cel_lost":
+            change[e.data["unit"]] -= 1
+        elif e.kind == "repaired":
+            change[e.data["unit"]] += int(e.data["cels"])
+        elif e.kind == "reinforced":
+            change[e.data["unit"]] += 1
+            change[e.data["source"]] -= 1
+    for u in state.units.values():
+        old = was.cels.get(u.id)
+        if old is None:
+            raise InvariantBroken(f"unit appeared: {u.id} is new in the state")
+        if u.cel - old != change.get(u.id, 0):
+            raise InvariantBroken(
+                f"CEL change without event: {u.id} went {old} -> {u.cel}, "
+                f"events say {change.get(u.id, 0):+d}"
+            )
+    if set(was.units) != set(state.units):
+        raise InvariantBroken(f"unit vanished: {sorted(set(was.units) - set(state.units))}")
+    now = _unit_places(state)
+    for uid, place in now.items():
+        if place != was.units[uid] and uid not in named:
+            raise InvariantBroken(
+                f"unit moved/appeared/vanished without an event: {uid} "
+                f"{was.units[uid]} -> {place} (hex, eliminated, withdrawn, arrived)"
+            )
+
+
+class Shadow:
+    """The game replayed event by event beside the record: the state at the very end of
+    every phase (just before its `phase_started`), where 3.2.1's stacking limit holds --
+    an input that ends a phase also runs the next phases' automatic steps (e.g. a Kursk
+    repair in the Supply Phase, 17.1.2), so the record's state after it is too late."""
+
+    def __init__(self, rec: GameRecord) -> None:
+        self.state = initial_state(rec.setup, rec.seed, rec.dice)
+        self.feed(rec.events)
+
+    def feed(self, events: Iterable[Event]) -> None:
+        for e in events:
+            if e.kind in ("phase_started", "game_ended"):
+                over = overstacked(self.state)
+                if over:
+                    raise InvariantBroken(
+                        f"over-stacked at the end of a phase (before event {e.seq} "
+                        f"{e.kind}): {dict(sorted(over.items()))}"
+                    )
+            reduce(self.state, e)
+
+
+def check_phase_end(rec: GameRecord, shadow: Shadow | None = None) -> None:
+    """Replaying the events gives the same state (the shadow's, or a full replay) and the
+    fog-of-war check; the stacking limit is checked by the `Shadow`."""
+    state = rec.state
+    replayed = shadow.state if shadow is not None else rec.rebuild()
+    if replayed.snapshot() != state.snapshot():
+        raise InvariantBroken("replaying the events does not give the same state")
+    check_fog(state)
+
+
+def hidden_from(state: GameState, viewer: str) -> tuple[list[str], list[str]]:
+    """Enemy units `viewer` cannot see at all: (counters it sees as a plain counter or
+    "?" and that are not next to its units, counters seen by type only), plus enemy
+    units off the map, which it does not see either (16.1, 11.0)."""
+    grid = state.setup.map.grid
+    stacks: dict[str, list[Any]] = {}
+    for u in state.on_map():
+        assert u.hex is not None
+        stacks.setdefault(u.hex, []).append(u)
+    own = {h for h, us in stacks.items() if min(us, key=lambda x: x.entered_seq).side == viewer}
+    hidden: list[str] = []
+    typed: list[str] = []
+    for h, us in stacks.items():
+        us.sort(key=lambda x: x.entered_seq)
+        if us[0].side == viewer:
+            continue
+        masked = masking.masked_by(state, h) is not None
+        adjacent = any(n in own for n in grid.neighbours(h))
+        for i, u in enumerate(us):
+            if (i == 0 and not masked) or u.fought:
+                continue
+            (typed if adjacent else hidden).append(u.id)
+    off = [
+        u.id
+        for u in state.units.values()
+        if u.side != viewer and u.hex is None and not u.eliminated and u.withdrawn is None
+    ]
+    return hidden + off, typed
+
+
+def check_fog(state: GameState) -> None:
+    """Each side's view is the same when what it cannot see is changed (16.1)."""
+    cel_vp = bool(state.setup.victory_rules and state.setup.victory_rules.get("cel_vp"))
+    for viewer in state.setup.sides:
+        hidden, typed = hidden_from(state, viewer)
+        if not hidden and not typed:
+            continue
+        other = state.clone()
+        for uid in hidden + typed:
+            u = other.units[uid]
+            changed = replace(u, oos=(u.oos + 1) % 3, disorganized=not u.disorganized)
+            if uid in hidden and not cel_vp and u.max_cel > 1:
+                changed = replace(changed, cel=1 + u.cel % u.max_cel)
+            other.units[uid] = changed
+        if view(state, viewer).to_json() != view(other, viewer).to_json():
+            raise InvariantBroken(f"fog of war: {viewer}'s view depends on hidden enemy values")
+
+
+# --- games -------------------------------------------------------------------------------
+
+
+@dataclass
+class GameReport:
+    scenario: str
+    seed: int
+    player: str
+    inputs: int = 0
+    rejected: int = 0
+    turn: int = 0
+    phase: str = ""
+    over: bool = False
+    seconds: float = 0.0
+    failure: str | None = None
+    saved: Path | None = None
+    undos: int = 0
+
+    def line(self) -> str:
+        end = "game over" if self.over else f"turn {self.turn} {self.phase}"
+        why = (self.failure or "").splitlines()[:1]
+        status = "ok" if self.failure is None else f"FAIL: {why[0]} -> {self.saved}"
+        return (
+            f"{self.scenario} seed {self.seed} ({self.player}): {self.inputs} inputs "
+            f"({self.rejected} rejected, {self.undos} undone), {end}, {self.seconds:.1f} s: "
+            f"{status}"
+        )
+
+
+def play_game(
+    scenario: str,
+    seed: int,
+    max_inputs: int = 5000,
+    max_turns: int | None = None,
+    player: FuzzPlayer | None = None,
+    out: Path | None = DEFAULT_OUT,
+) -> GameReport:
+    """Play `scenario` with seed `seed` until it ends, `max_inputs` inputs were tried or
+    turn `max_turns` is reached, checking the invariants; save a reproducer on failure."""
+    t0 = time.perf_counter()
+    players = player or RandomPlayer()
+    try:
+        setup = load_scenario(scenario)
+    except ScenarioError as e:  # e.g. a data file being edited: report it, go on
+        return GameReport(scenario, seed, players.name, failure=f"scenario does not load: {e}")
+    rng = random.Random(f"{scenario}:{seed}:{players.name}")
+    rec = GameRecord(setup, seed=seed)
+    report = GameReport(scenario, seed, players.name)
+    last: tuple[str, o.Order] | None = None
+    stuck = 0
+    try:
+        check_bounds(rec.state)
+        shadow = Shadow(rec)
+        while report.inputs < max_inputs and not rec.state.over:
+            if max_turns is not None and rec.state.turn > max_turns:
+                break
+            awaited = flow.awaited_sides(rec.state)
+            if not awaited:
+                raise InvariantBroken("the game waits for nobody but is not over")
+            side = rng.choice(awaited)
+            order = players.choose(rec.state, side, rng)
+            if order is None:
+                order = o.Done()
+            last = (side, order)
+            line = format_order(order)
+            if parse_order(line, 0) != order:
+                raise InvariantBroken(f"notation round trip: '{line}' parses differently")
+            was = before(rec.state)
+            result = rec.submit(side, order)
+            report.inputs += 1
+            if not isinstance(result, Applied):
+                report.rejected += 1
+                stuck += 1
+                if stuck > 200:
+                    raise InvariantBroken(f"{side} has no accepted input in 200 tries: {result}")
+            else:
+                stuck = 0
+            check_input(rec.state, was, result)
+            if isinstance(result, Applied):
+                shadow.feed(result.events)
+            last = None
+            if isinstance(order, o.Done) and stuck and overstacked(rec.state, side):
+                # moves that over-stacked a hex whose units may not move again (3.2.1,
+                # 3.1.6): a player takes them back (undo, DESIGN §2), so does the fuzzer
+                while overstacked(rec.state, side) and _undo(rec, side):
+                    report.undos += 1
+                    shadow = Shadow(rec)
+                stuck = 0 if not overstacked(rec.state, side) else stuck
+            if rec.state.phase != was.phase or rec.state.turn != was.turn or rec.state.over:
+                check_phase_end(rec, shadow)
+        check_phase_end(rec)  # a full replay at the end
+    except InvariantBroken as e:
+        report.failure = str(e)
+    except Exception as e:  # the engine crashed: that is a failure too
+        report.failure = f"engine raised {type(e).__name__}: {e}"
+        report.failure += "\n" + traceback.format_exc()
+    report.turn = rec.state.turn
+    report.phase = flow.current_phase(rec.state).kind
+    report.over = rec.state.over
+    if report.failure is not None and out is not None:
+        report.saved = save_reproducer(rec, scenario, report.failure, out, last)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _undo(rec: GameRecord, side: str) -> bool:
+    """Take back `side`'s last input (DESIGN §2 undo) and check the replay invariant."""
+    if isinstance(rec.undo(side), Rejection):
+        return False
+    check_bounds(rec.state)
+    if rec.rebuild().snapshot() != rec.state.snapshot():
+        raise InvariantBroken("after an undo, replaying the events does not give the state")
+    return True
+
+
+def save_reproducer(
+    rec: GameRecord,
+    scenario: str,
+    failure: str,
+    out: Path,
+    last: tuple[str, o.Order] | None = None,
+) -> Path:
+    """A game export of the accepted inputs (and, last, the input being judged when the
+    invariant broke), with the broken invariant in a comment."""
+    out.mkdir(parents=True, exist_ok=True)
+    lines = [e.line for e in rec.entries]
+    if last is not None:
+        side, order = last
+        lines.append(f"{side}: {format_order(order)}")
+    data = {
+        "kessel": "game-export",
+        "scenario": scenario,
+        "seed": rec.seed,
+        "dice": list(rec.dice),
+        "orders": "".join(x + "\n" for x in lines),
+    }
+    head = "".join(f"# {x}\n" for x in f"fuzz failure: {failure}".splitlines())
+    path = out / f"{scenario}-seed{rec.seed}-{len(lines)}.yaml"
+    path.write_text(
+        head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
+    return path
+
+
+def shipped() -> list[str]:
+    return [info.id for info in list_scenarios()]
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    inputs: int = 0
+    over: int = 0
+    turns: dict[str, list[int]] = field(default_factory=dict)  # scenario -> turns reached
+    failures: list[GameReport] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        out = [
+            f"{self.games} games, {self.inputs} inputs, {self.over} played to the end, "
+            f"{len(self.failures)} failures, {self.seconds:.0f} s"
+        ]
+        for sid, turns in self.turns.items():
+            out.append(
+                f"  {sid}: {len(turns)} games, turns reached {min(turns)}-{max(turns)} "
+                f"(mean {sum(turns) / len(turns):.1f})"
+            )
+        for report in self.failures:
+            out.append(f"  FAIL {report.scenario} seed {report.seed}: {report.saved}")
+        return out
+
+
+def run(
+    scenarios: Sequence[str] | None = None,
+    seeds: Iterable[int] = range(10),
+    max_inputs: int = 5000,
+    max_turns: int | None = None,
+    out: Path | None = DEFAULT_OUT,
+    progress: Callable[[GameReport], None] | None = None,
+    players: Sequence[str] = ("random",),
+) -> Summary:
+    t0 = time.perf_counter()
+    summary = Summary()
+    for seed in seeds:
+        for scenario in scenarios or shipped():
+            for name in players:
+                report = play_game(scenario, seed, max_inputs, max_turns, PLAYERS[name](), out)
+                summary.games += 1
+                summary.inputs += report.inputs
+                summary.over += report.over
+                summary.turns.setdefault(scenario, []).append(report.turn)
+                if report.failure is not None:
+                    summary.failures.append(report)
+                if progress is not None:
+                    progress(report)
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def main(args: Any) -> int:
+    """`kessel fuzz`: a line per game, then the summary; exit 1 when an invariant broke."""
+    from bot.script import SourceError
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    for name in players:
+        if name not in PLAYERS:
+            raise SourceError(f"--players: '{name}' is not one of {', '.join(PLAYERS)}")
+    for sid in args.scenarios:
+        try:
+            load_scenario(sid)  # a bad id fails before any game is played
+        except ScenarioError as e:
+            raise SourceError(str(e)) from None
+    summary = run(
+        args.scenarios or None,
+        range(args.start, args.start + args.seeds),
+        args.max_inputs,
+        args.max_turns,
+        Path(args.out),
+        progress=lambda r: print(r.line(), flush=True),
+        players=players,
+    )
+    print("\n".join(summary.lines()))
+    return 1 if summary.failures else 0

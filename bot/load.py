@@ -1,0 +1,505 @@
+"""`kessel load`: load through the referee service and its SQLite store (issue #9).
+
+Loopback only: the synthetic players call the service in this process (the service is
+what the Discord adapter calls); nothing goes over a network. N concurrent games of the
+demo scenarios, both seats of each held by synthetic users, receive inputs at a target
+rate (open loop: an input is due every 1/rate s whatever the service's speed; each goes
+to a game that is not busy). Each input is a legal one, chosen as a player would from
+what the engine offers (`candidate_orders`, `legal_moves`): moves, attacks, answers to
+decisions, `done`. Reported: the service's latency per input (the `orders` call, from
+the request to the acknowledged reply: engine judging, the log transaction with
+`synchronous=FULL`, the last-seen write), its p50/p99, throughput, and the CPU left.
+
+Also here, for `kessel bench` (bot/bench.py's hook): the time of one event append (one
+input's log transaction) and of loading a long game (a 25-turn `korsun-1944` played by
+the built-in opponents, stored input by input with a snapshot every 40 inputs as the
+service does it) from SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import orders as o
+from engine.notation import format_order
+from engine.state import GameState
+from engine.wb95 import flow
+from engine.wb95.choices import candidate_orders
+from engine.wb95.game import legal_moves
+from engine.wb95.movement import can_move
+
+DEMOS = ("demo-steblev", "demo-kursk")
+
+
+def choose_input(state: GameState, side: str, rng: random.Random) -> o.Order:
+    """A legal input a player of `side` might give now: an answer to its open decision,
+    a move of one of its units (Movement Phase, most of the time), or another listed
+    input (attacks, fire, air, entries, `done` ...)."""
+    if any(d.side == side for d in state.pending):
+        answers = candidate_orders(state, side, limit=50)
+        return rng.choice(answers) if answers else o.Done()
+    if flow.current_phase(state).kind in ("movement", "strategic") and rng.random() < 0.6:
+        movers = [u.id for u in state.on_map(side) if can_move(state, u) is None]
+        if movers:
+            uid = rng.choice(movers)
+            reach = sorted(legal_moves(state, uid))
+            if reach:
+                return o.Move(units=(uid,), path=(rng.choice(reach),))
+    others = candidate_orders(state, side, limit=50, moves=False)
+    return rng.choice(others) if others else o.Done()
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The p-th percentile (nearest rank) of `values`; 0 for none."""
+    if not values:
+        return 0.0
+    s = sorted(values)
+    k = max(0, min(len(s) - 1, round(p / 100 * len(s) + 0.5) - 1))
+    return s[k]
+
+
+# --- the load run ----------------------------------------------------------------------
+
+
+@dataclass
+class _Slot:
+    gid: str
+    callers: dict[str, Any]
+    rng: random.Random
+    busy: bool = False
+
+
+@dataclass
+class LoadResult:
+    games: int
+    seconds: float
+    rate: float
+    elapsed: float = 0.0
+    accepted: list[float] = field(default_factory=list)  # latencies (ms) of accepted inputs
+    refused: list[float] = field(default_factory=list)  # latencies (ms) of refused ones
+    choose_ms: list[float] = field(default_factory=list)  # the synthetic players' choosing
+    skipped: int = 0  # due inputs with every game busy
+    finished: int = 0  # games played to their end (replaced by new ones)
+    setup_s: float = 0.0
+    cpu_s: float = 0.0
+    errors: list[str] = field(default_factory=list)
+    why_refused: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def throughput(self) -> float:
+        return len(self.accepted) / self.elapsed if self.elapsed else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        both = self.accepted + self.refused
+        return {
+            "games": self.games,
+            "seconds": round(self.elapsed, 1),
+            "target_rate": self.rate,
+            "inputs": len(both),
+            "accepted": len(self.accepted),
+            "refused": len(self.refused),
+            "skipped": self.skipped,
+            "throughput_per_s": round(len(both) / self.elapsed, 2) if self.elapsed else 0.0,
+            "p50_ms": round(percentile(both, 50), 1),
+            "p90_ms": round(percentile(both, 90), 1),
+            "p99_ms": round(percentile(both, 99), 1),
+            "max_ms": round(max(both, default=0.0), 1),
+            "mean_ms": round(statistics.fmean(both), 1) if both else 0.0,
+            "choose_mean_ms": (
+                round(statistics.fmean(self.choose_ms), 1) if self.choose_ms else 0.0
+            ),
+            "games_finished": self.finished,
+            "setup_s": round(self.setup_s, 1),
+            "cpu_percent": round(100 * self.cpu_s / self.elapsed, 0) if self.elapsed else 0.0,
+            "errors": self.errors[:5],
+            "refusals": dict(self.why_refused.most_common(5)),
+        }
+
+
+async def _new_slot(ref: Any, i: int, scenario: str, seed: int) -> _Slot:
+    from bot.service import Caller
+
+    a = Caller(f"load:{i}:a", f"Player {i}A", guild="load", channel=f"c{i % 20}")
+    b = Caller(f"load:{i}:b", f"Player {i}B", guild="load", channel=f"c{i % 20}")
+    out = await ref.new_game(a, scenario, seed=seed, side=None)
+    gid = out[0].game
+    g = await ref.game(gid)
+    first, second = list(g.setup.sides)[:2]
+    await ref.join(a, gid, first)
+    await ref.join(b, gid, second)
+    return _Slot(gid, {first: a, second: b}, random.Random(seed))
+
+
+async def run_load(
+    games: int = 200,
+    seconds: float = 60.0,
+    rate: float = 20.0,
+    *,
+    path: str | Path | None = None,
+    scenarios: tuple[str, ...] = DEMOS,
+    seed: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> LoadResult:
+    """Drive `games` concurrent games at `rate` inputs/s for `seconds` (see the module)."""
+    from bot.service import Referee, Refusal
+
+    res = LoadResult(games, seconds, rate)
+    tmp = None
+    if path is None:
+        tmp = tempfile.mkdtemp(prefix="kessel-load-")
+        path = Path(tmp) / "load.db"
+    ref = await Referee.open(path, opponents=None)
+    try:
+        t0 = time.perf_counter()
+        slots = [
+            await _new_slot(ref, i, scenarios[i % len(scenarios)], seed + i) for i in range(games)
+        ]
+        res.setup_s = time.perf_counter() - t0
+        if progress:
+            progress(f"{games} games set up in {res.setup_s:.1f} s; loading for {seconds:g} s")
+        next_game = games
+        rng = random.Random(seed)
+
+        async def one(slot: _Slot) -> None:
+            nonlocal next_game
+            try:
+                g = await ref.game(slot.gid)
+                awaited = g.awaited()
+                if g.status != "active" or not awaited:
+                    res.finished += 1
+                    i = next_game
+                    next_game += 1
+                    new = await _new_slot(ref, i, scenarios[i % len(scenarios)], seed + i)
+                    slot.gid, slot.callers, slot.rng = new.gid, new.callers, new.rng
+                    return
+                side = slot.rng.choice(awaited)
+                c = time.perf_counter()
+                order = choose_input(g.state, side, slot.rng)
+                res.choose_ms.append((time.perf_counter() - c) * 1000)
+                text = format_order(order)
+                t = time.perf_counter()
+                try:
+                    await ref.orders(slot.callers[side], slot.gid, text, key=os.urandom(8).hex())
+                except Refusal as e:
+                    res.refused.append((time.perf_counter() - t) * 1000)
+                    res.why_refused[str(e).split(" — ")[-1][:70]] += 1
+                else:
+                    res.accepted.append((time.perf_counter() - t) * 1000)
+            except Exception as e:  # counted and reported, the run goes on
+                res.errors.append(f"{slot.gid}: {e!r}")
+            finally:
+                slot.busy = False
+
+        tasks: set[asyncio.Task[None]] = set()
+        cpu0 = time.process_time()
+        start = time.perf_counter()
+        due = start
+        k = 0
+        while True:
+            k += 1
+            due = start + k / rate
+            now = time.perf_counter()
+            if due - start > seconds:
+                break
+            if due > now:
+                await asyncio.sleep(due - now)
+            idle = [s for s in slots if not s.busy]
+            if not idle:
+                res.skipped += 1
+                continue
+            slot = rng.choice(idle)
+            slot.busy = True
+            task = asyncio.create_task(one(slot))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+            if progress and k % max(1, int(rate * 10)) == 0:
+                done = res.accepted + res.refused
+                progress(
+                    f"{now - start:5.0f} s: {len(done)} inputs, "
+                    f"p50 {percentile(done, 50):.0f} ms, p99 {percentile(done, 99):.0f} ms"
+                )
+        if tasks:
+            await asyncio.gather(*tasks)
+        res.elapsed = time.perf_counter() - start
+        res.cpu_s = time.process_time() - cpu0
+        if await ref.store.check() != "ok":
+            res.errors.append("integrity_check failed after the run")
+    finally:
+        await ref.close()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return res
+
+
+# --- storage timings -------------------------------------------------------------------
+
+
+async def time_append(n: int = 300) -> dict[str, float]:
+    """Wall time of one input's log transaction (BEGIN IMMEDIATE, head check, the input
+    record with 6 events, the request row, head update, COMMIT with synchronous=FULL)."""
+    from bot.store import GameRow, NewRecord, Store
+
+    tmp = tempfile.mkdtemp(prefix="kessel-append-")
+    try:
+        store = await Store.open(Path(tmp) / "a.db")
+        row = GameRow(
+            "bench", "bench", "", "", "demo-steblev", None, 1, (), "active", {}, "u", 0, 0
+        )
+        await store.create_game(row)
+        head = 0
+        times = []
+        for i in range(n):
+            events = [
+                {"seq": i * 6 + j, "kind": "moved", "data": {"unit": "s-180", "path": ["0305"]}}
+                for j in range(6)
+            ]
+            rec = NewRecord(
+                "u", "input", {"side": "soviet", "line": "move s-180 0305", "events": events}
+            )
+            t = time.perf_counter()
+            head = await store.append(
+                "bench", head, [rec], request=(f"k{i}", "fp", {"replies": [{"text": "✔"}]})
+            )
+            times.append((time.perf_counter() - t) * 1000)
+        await store.close()
+        return {"p50_ms": percentile(times, 50), "p99_ms": percentile(times, 99), "n": n}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kessel" / "bench"
+
+
+async def long_game_db(
+    scenario: str = "korsun-1944",
+    turns: int = 25,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[Path, str]:
+    """A database holding one game of `scenario` played for `turns` turns by the built-in
+    opponents through the service, one input per `orders` call (so stored as a human
+    game is: a log transaction per input, a snapshot every 40). Made once and kept in
+    the cache directory; made again when it no longer loads (the engine changed)."""
+    from bot.opponent import Opponent
+    from bot.service import Caller, Referee, Refusal
+
+    target = cache_dir() / f"{scenario}-{turns}t.db"
+    if target.exists():
+        ref = await Referee.open(target, opponents=None)
+        try:
+            rows = await ref.store.games()
+            if rows:
+                g = await ref.game(rows[0].id)
+                if g.state.turn >= turns or g.state.over:
+                    return target, rows[0].id
+        except Refusal:
+            pass
+        finally:
+            await ref.close()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = target.with_suffix(".tmp.db")
+    for p in (work, Path(f"{work}-wal"), Path(f"{work}-shm")):
+        p.unlink(missing_ok=True)
+    ref = await Referee.open(work, opponents=None)
+    try:
+        callers = {}
+        out = await ref.new_game(Caller("bench:mod", "Mod"), scenario, seed=1)
+        gid = out[0].game
+        assert gid is not None
+        g = await ref.game(gid)
+        for s in g.setup.sides:
+            callers[s] = Caller(f"bench:{s}", s)
+            await ref.join(callers[s], gid, s)
+        players = {s: Opponent(s, 1) for s in g.setup.sides}
+        n = 0
+        while g.state.turn <= turns and not g.state.over and g.status == "active" and n < 20000:
+            side = flow.awaited_sides(g.state)[0]
+            tries = _inputs_to_try(g.state, side, players[side])
+            why = ""
+            for order in tries:
+                if order is None:
+                    continue
+                try:
+                    await ref.orders(callers[side], gid, format_order(order))
+                    break
+                except Refusal as e:
+                    why = str(e)
+            else:
+                if not await _unstack(ref, gid, g.state, side):
+                    raise RuntimeError(
+                        f"{scenario}: no input of {side} accepted at {g.where()}: {why}"
+                    )
+            n += 1
+            if progress and n % 200 == 0:
+                progress(f"  long game: turn {g.state.turn}, {n} inputs")
+    finally:
+        await ref.close()
+    os.replace(work, target)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{work}{suffix}").unlink(missing_ok=True)
+    return target, gid
+
+
+def _inputs_to_try(state: GameState, side: str, player: Any) -> Iterator[o.Order | None]:
+    """The built-in opponent's input, then the default policy's, `done`, and when all
+    are refused any listed input or move (listed only then: costly on a big map)."""
+    from engine.wb95 import defaults
+
+    yield player.choose(state)
+    yield defaults.next_default(state, side)
+    yield o.Done()
+    yield from candidate_orders(state, side, limit=200)
+    for u in state.on_map(side):  # e.g. over-stacked after entries: `done` waits for a move
+        for dest in sorted(legal_moves(state, u.id))[:2]:
+            yield o.Move(units=(u.id,), path=(dest,))
+
+
+async def _unstack(ref: Any, gid: str, state: GameState, side: str) -> bool:
+    """A moderator's help when the opponent left a hex over-stacked that no move can
+    clear (so `done` is refused): one unit is placed on an empty neighbouring hex."""
+    from bot.service import Caller, Refusal
+    from engine.wb95.stacking import overstacked
+
+    mod = Caller("bench:mod", "Mod")
+    for h in overstacked(state, side):
+        unit = state.units_at(h)[-1]
+        for n in state.setup.map.grid.neighbours(h):
+            if state.units_at(n):
+                continue
+            try:
+                await ref.mod(mod, gid, f"place {unit.id} {n}")
+                return True
+            except Refusal:
+                continue
+    return False
+
+
+async def time_game_load(db: Path, gid: str, repeat: int = 5) -> dict[str, Any]:
+    """Loading the stored game into a fresh referee (as after a restart): the log, the
+    latest snapshot and the events after it. `cold` includes parsing the scenario (once
+    per process); `warm` is every later game of the same scenario."""
+    from bot.service import Referee
+    from bot.service.referee import shipped_setup
+
+    times = []
+    cold = None
+    info: dict[str, Any] = {}
+    for i in range(repeat + 1):
+        if i == 0:
+            shipped_setup.cache_clear()
+        ref = await Referee.open(db, opponents=None)
+        try:
+            t = time.perf_counter()
+            g = await ref.game(gid)
+            ms = (time.perf_counter() - t) * 1000
+            if i == 0:
+                cold = ms
+                records = await ref.store.log(gid)
+                snap = await ref.store.snapshot(gid)
+                info = {
+                    "turn": g.state.turn,
+                    "inputs": len(g.record.entries),
+                    "events": g.state.seq,
+                    "records": len(records),
+                    "snapshot_at": snap[0] if snap else None,
+                    "db_kib": round(db.stat().st_size / 1024),
+                }
+            else:
+                times.append(ms)
+        finally:
+            await ref.close()
+    return {"cold_ms": cold, "warm_ms": statistics.median(times), **info}
+
+
+# --- kessel bench rows (bot/bench.py's hook) --------------------------------------------
+
+
+def bench_store_rows(s: Any) -> list[Any]:
+    from bot.bench import Row
+
+    a = asyncio.run(time_append(100 if s.quick else 300))
+    turns = 5 if s.quick else 25
+    db, gid = asyncio.run(long_game_db("korsun-1944", turns, progress=print))
+    ld = asyncio.run(time_game_load(db, gid, s.repeat))
+    return [
+        Row(
+            "event append (one input's txn)",
+            a["p50_ms"],
+            None,
+            f"wall, synchronous=FULL; p99 {a['p99_ms']:.1f} ms over {a['n']}",
+        ),
+        Row(
+            f"game load, {turns}-turn korsun-1944",
+            ld["warm_ms"],
+            200.0 if turns == 25 else None,
+            f"wall; {ld['inputs']} inputs, {ld['events']} events, snapshot at record "
+            f"{ld['snapshot_at']} of {ld['records']}; cold (scenario parse) {ld['cold_ms']:.0f} ms",
+        ),
+    ]
+
+
+def bench_service_rows(s: Any) -> list[Any]:
+    from bot.bench import Row
+
+    games, seconds = (20, 5.0) if s.quick else (200, 20.0)
+    r = asyncio.run(run_load(games, seconds, 20.0)).summary()
+    return [
+        Row(
+            f"service p99, {games} games at 20 inputs/s",
+            r["p99_ms"],
+            250.0,
+            f"wall; p50 {r['p50_ms']} ms, {r['throughput_per_s']} inputs/s over "
+            f"{r['seconds']} s ({r['refused']} refused); `kessel load` for 60 s",
+        )
+    ]
+
+
+# --- kessel load -------------------------------------------------------------------------
+
+
+def main(args: Any) -> int:
+    """`kessel load [--games 200] [--seconds 60] [--rate 20] [--db FILE] [--json FILE]`."""
+    import json
+
+    from bot.bench import machine
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    res = asyncio.run(
+        run_load(args.games, args.seconds, args.rate, path=args.db, seed=args.seed, progress=say)
+    )
+    out = res.summary()
+    out["machine"] = machine()
+    say(
+        f"{out['games']} games, {out['seconds']} s at a target of {out['target_rate']:g} "
+        f"inputs/s: {out['inputs']} inputs ({out['accepted']} accepted, {out['refused']} refused"
+        f", {out['skipped']} skipped: all games busy), {out['throughput_per_s']} inputs/s"
+    )
+    say(
+        f"service latency: p50 {out['p50_ms']} ms, p90 {out['p90_ms']} ms, "
+        f"p99 {out['p99_ms']} ms (target <= 250), max {out['max_ms']} ms; "
+        f"choosing inputs {out['choose_mean_ms']} ms each; "
+        f"CPU {out['cpu_percent']:g}% of one core; "
+        f"{out['games_finished']} games finished"
+    )
+    for why, n in out["refusals"].items():
+        say(f"refused {n}x: {why}")
+    for e in out["errors"]:
+        say(f"error: {e}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    return 1 if res.errors else 0

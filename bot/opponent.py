@@ -1,0 +1,462 @@
+"""A built-in opponent for local play and the fuzzer (issue 7): it plays one side like a
+player would -- not strongly, but sensibly -- from that side's own view (16.1).
+
+`Opponent(side, seed).choose(state)` returns the next input for its side, or None when
+the side is not awaited. Every input it returns has been checked with the engine
+(`engine.wb95.game.apply` on the state, discarded), so it is never rejected; it ends each
+of its parts of a phase with `done`. Its own `random.Random(seed)` only breaks ties: the
+engine's dice are never touched.
+
+How it plays:
+- decisions: losses on the units that can best spare them (most CELs left, least SPs per
+  CEL, never the last CEL while another unit can take it); retreats to the hex farthest
+  from the enemy stacks it sees, out of enemy ZoC, nearest to its supply; pursuit when
+  the pursuer ends no closer to more enemies than it can face; the defence uses every
+  ability, HQ-loss CM and artillery support it is offered.
+- combat: attacks at good odds (the odds preview, `engine.wb95.odds`, worst case of
+  what it sees: 3:1 or better, 2:1 when the defender sits in the open), with the
+  artillery in range supporting; its duties (5.1.3-5.1.7) with the best of the cheapest
+  attacks; then artillery fire (6.4) at the enemy hexes left unattacked.
+- movement: units out of supply move back toward supply; others toward the nearest
+  objective (a victory hex it does not hold) or the enemy, ending in contact only where
+  the stack could attack at 2:1 or better, preferring good defensive terrain and hexes
+  next to friends; units that hold stay and fortify (7.1); reinforcements enter (11.0);
+  towed artillery near the front goes into combat setup (6.2.4).
+- barrage (6.5) at the biggest enemy stack in range; the Air Phase (8.0) flies the
+  missions the engine offers, supports first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from engine import orders as o
+from engine.core import Applied
+from engine.hexgrid import HexId
+from engine.state import GameState
+from engine.view import view
+from engine.wb95 import defaults, flow, odds
+from engine.wb95.air import mission_options
+from engine.wb95.artillery import (
+    barrage_targets,
+    fire_targets,
+    support_candidates,
+    why_no_setup,
+)
+from engine.wb95.choices import candidate_orders
+from engine.wb95.combat import (
+    attack_options,
+    can_attack,
+    engagement,
+    mandatory_outstanding,
+)
+from engine.wb95.crt import COLUMNS
+from engine.wb95.fortifications import can_fortify
+from engine.wb95.game import apply, legal_moves
+from engine.wb95.reinforcements import legal_entries
+from engine.wb95.stacking import STACK_LIMIT
+from engine.wb95.strength import strength
+from engine.wb95.supply import Line, supply_costs, trace
+
+GOOD = COLUMNS.index("3:1")
+FAIR = COLUMNS.index("2:1")
+
+
+class Opponent:
+    """The built-in player of one side."""
+
+    def __init__(self, side: str, seed: int = 0) -> None:
+        self.side = side
+        self.rng = random.Random(seed)
+        self._phase: tuple[int, int] | None = None
+        self._handled: set[str] = set()  # units already considered in this phase
+        self._tried: set[str] = set()  # inputs already tried in this phase
+        self._air = 0
+        self._costs: tuple[tuple[int, int], dict[HexId, Fraction]] | None = None
+        self._trace: tuple[tuple[int, int], dict[str, Line]] | None = None
+
+    # -- the entry point ----------------------------------------------------------------
+
+    def choose(self, state: GameState) -> o.Order | None:
+        """The next input of this side, or None when the game does not await it."""
+        if state.over:
+            return None
+        side = self.side
+        now = (state.turn, state.phase)
+        if now != self._phase:
+            self._phase, self._handled, self._tried, self._air = now, set(), set(), 0
+        mine = [d for d in state.pending if d.side == side]
+        if mine:
+            d = mine[0]
+            answers = [
+                *self._answers(state, d.kind, d.options, d.info),
+                *defaults.answers(state, d),
+            ]
+            picked = self._first_ok(state, answers, remember=False)
+            return picked or self._fallback(state)
+        if state.pending or side not in flow.awaited_sides(state):
+            return None
+        kind = flow.current_phase(state).kind
+        plan: Iterable[o.Order]
+        if kind in ("movement", "strategic"):
+            plan = self._movement(state, strategic=kind == "strategic")
+        elif kind == "combat":
+            plan = self._combat(state)
+        elif kind == "barrage":
+            plan = self._barrage(state)
+        elif kind == "air":
+            plan = self._airphase(state)
+        else:
+            plan = ()
+        picked = self._first_ok(state, plan)
+        if picked is not None:
+            return picked
+        return self._fallback(state)
+
+    # -- checking ---------------------------------------------------------------------
+
+    def _ok(self, state: GameState, order: o.Order) -> bool:
+        return isinstance(apply(state, self.side, order), Applied)
+
+    def _first_ok(
+        self, state: GameState, orders: Iterable[o.Order], remember: bool = True
+    ) -> o.Order | None:
+        for order in orders:
+            key = repr(order)
+            if remember:
+                if key in self._tried:
+                    continue
+                self._tried.add(key)
+            if self._ok(state, order):
+                return order
+        return None
+
+    def _fallback(self, state: GameState) -> o.Order | None:
+        """`done` when it is accepted; otherwise an accepted engine candidate (a duty to
+        meet, a decision to answer); None only when nothing at all is accepted."""
+        done = o.Done()
+        if self._ok(state, done):
+            return done
+        cands = candidate_orders(state, self.side, limit=50)
+        self.rng.shuffle(cands)
+        for c in cands:
+            if self._ok(state, c):
+                return c
+        return None
+
+    # -- what the side sees ---------------------------------------------------------------
+
+    def _enemy(self, state: GameState) -> dict[HexId, float]:
+        """Enemy stacks the side sees, with an estimate of their defence SPs."""
+        enemy = state.setup.enemy_of(self.side)
+        specs = [s for s in state.setup.units.values() if s.side == enemy and s.sp > 0]
+        mean = sum(s.sp for s in specs) / len(specs) if specs else 1.0
+        out: dict[HexId, float] = {}
+        for v in view(state, self.side).units:
+            if v.side != enemy or v.hex is None or v.eliminated:
+                continue
+            if v.id is not None:
+                sp: float = strength(state, state.units[v.id], attacking=False).sp
+                if state.setup.units[v.id].type == "art":
+                    sp = 0.5
+            elif v.type in ("hq", "art"):
+                sp = 0.5
+            else:
+                sp = mean
+            out[v.hex] = out.get(v.hex, 0.0) + sp
+        return out
+
+    # -- decisions ------------------------------------------------------------------------
+
+    def _answers(self, state: GameState, kind: str, options: Any, info: Any) -> list[o.Order]:
+        try:
+            if kind == "losses":
+                return [self._losses(state, options)]
+            if kind == "retreat":
+                return self._retreats(state, options, info)
+            if kind == "pursuit":
+                return self._pursuit(state, options, info)
+            if kind == "defence":
+                return self._defence(options)
+        except (KeyError, IndexError, TypeError, ValueError):
+            pass
+        return []  # other kinds (7.2.1 IF placement ...): the engine's defaults
+
+    def _losses(self, state: GameState, options: dict[str, Any]) -> o.Losses:
+        """5.2.1 f: the CELs from the units that can best spare them."""
+        can: dict[str, int] = dict(options["units"])
+        must: list[str] = list(options.get("must_include", []))
+        count = int(options["count"])
+        cel = {u: state.units[u].cel for u in can}
+        picks: list[str] = []
+        for u in must:
+            if can.get(u, 0) > 0 and len(picks) < count:
+                picks.append(u)
+                can[u] -= 1
+                cel[u] -= 1
+        while len(picks) < count and any(n > 0 for n in can.values()):
+
+            def cost(u: str) -> tuple[int, float, str]:
+                spec = state.setup.units[u]
+                per_cel = spec.sp / max(1, state.units[u].max_cel)
+                return (1 if cel[u] <= 1 else 0, -cel[u] + per_cel, u)
+
+            u = min((u for u, n in can.items() if n > 0), key=cost)
+            picks.append(u)
+            can[u] -= 1
+            cel[u] -= 1
+        return o.Losses(units=tuple(picks))
+
+    def _hex_value(self, state: GameState, h: HexId, enemy: dict[HexId, float]) -> float:
+        """How safe a hex is for a unit that must get away: far from the enemy, out of
+        its ZoC, near supply, next to friends."""
+        grid = state.setup.map.grid
+        near = min((grid.distance(h, e) for e in enemy), default=9)
+        adj = sum(1 for e in enemy if grid.adjacent(h, e))
+        costs = self._supply_costs(state)
+        sup = float(costs[h]) if h in costs else 20.0
+        friends = sum(1 for u in state.on_map(self.side) if u.hex and grid.adjacent(u.hex, h))
+        return 3.0 * min(near, 4) - 5.0 * adj - 0.3 * sup + 0.5 * min(friends, 3)
+
+    def _retreats(
+        self, state: GameState, options: dict[str, Any], info: dict[str, Any]
+    ) -> list[o.Order]:
+        """5.3: the path whose end is safest; holding (`retreat UNIT`) only last."""
+        unit = info["left"][0]
+        paths: list[list[str]] = options["paths"][unit]
+        enemy = self._enemy(state)
+        ranked = sorted(
+            paths,
+            key=lambda p: (-self._hex_value(state, p[-1], enemy) if p else 0.0, -len(p), p),
+        )
+        return [*(o.Retreat(unit=unit, path=tuple(p)) for p in ranked[:4]), o.Retreat(unit=unit)]
+
+    def _pursuit(
+        self, state: GameState, options: dict[str, Any], info: dict[str, Any]
+    ) -> list[o.Order]:
+        """5.4: pursue into a hex next to no more enemy strength than the pursuer has."""
+        unit = info["left"][0]
+        u = state.units[unit]
+        mine = strength(state, u, attacking=False).sp
+        enemy = self._enemy(state)
+        grid = state.setup.map.grid
+        out: list[o.Order] = []
+        for first in options.get("first", []):
+            threat = sum(sp for h, sp in enemy.items() if grid.adjacent(h, first))
+            here = sum(x.cel for x in state.units_at(first) if x.side == self.side)
+            if u.cel > 1 and threat <= mine and here + u.cel <= STACK_LIMIT:  # 3.2.1
+                out.append(o.Pursue(unit=unit, path=(first,)))
+        return [*out, o.Pass()]
+
+    def _defence(self, options: dict[str, Any]) -> list[o.Order]:
+        """15.1.6, 9.1.6, 6.3.3: every ability, HQ CM and gun it may use."""
+        stars = tuple(sorted(options.get("abilities", {})))
+        cms = int(options.get("cms", 0) or 0)
+        guns = tuple(options.get("support", {}).get("artillery", []))
+        return [
+            o.Defend(stars=stars, cms=cms, support=guns),
+            o.Defend(stars=stars, support=guns),
+            o.Defend(stars=stars),
+            o.Pass(),
+        ]
+
+    # -- combat -----------------------------------------------------------------------------
+
+    def _attack_orders(self, state: GameState) -> list[tuple[list[str], list[HexId]]]:
+        opts = list(attack_options(state, self.side))
+        must, _ = mandatory_outstanding(state, self.side)
+        grid = state.setup.map.grid
+        enemy = state.setup.enemy_of(self.side)
+        foe = sorted({e.hex for e in state.on_map(enemy) if e.hex})
+        for uid in must:  # the cheapest way to meet a duty: the unit alone (5.1.3)
+            u = state.units[uid]
+            if u.hex and can_attack(state, u) is None:
+                opts.extend(([uid], [h]) for h in foe if grid.adjacent(u.hex, h))
+        return opts
+
+    def _combat(self, state: GameState) -> Iterable[o.Order]:
+        side = self.side
+        duty = bool(mandatory_outstanding(state, side)[0] or mandatory_outstanding(state, side)[1])
+        scored: list[tuple[tuple[float, ...], o.Attack]] = []
+        must, must_hit = mandatory_outstanding(state, side)
+        for units, hexes in self._attack_orders(state):
+            decl = {"side": side, "attackers": units, "defenders": [], "targets": hexes}
+            guns = tuple(support_candidates(state, engagement(state, decl), "attacker"))
+            for support in (guns, ()) if guns else ((),):
+                order = o.Attack(
+                    units=tuple(units), target=hexes[0], also=tuple(hexes[1:]), support=support
+                )
+                p = odds.preview(state, side, order)
+                if not isinstance(p, dict):
+                    continue
+                col = COLUMNS.index(p["column"])
+                gain = p["odds"]["defender_retreats_or_loses"] - p["odds"]["attacker_loses"]
+                meets = len(set(units) & set(must)) + sum(
+                    1 for d in must_hit if state.units[d].hex in hexes
+                )
+                open_ground = not any("CM" in x and "defender +" in x for x in p["explanation"])
+                good = col >= GOOD or (col >= FAIR and open_ground)
+                if not good and not (duty and meets):
+                    continue
+                score = (float(good), float(meets), col + gain, -len(units) - len(support))
+                scored.append((score, order))
+        scored.sort(key=lambda x: x[0], reverse=True)
+        yield from (order for _, order in scored)
+        attacked = {u.hex for u in state.on_map() if u.fought and u.hex}
+        targets = fire_targets(state, side)
+        enemy = self._enemy(state)
+        for h in sorted(targets, key=lambda h: -enemy.get(h, 0.0)):
+            if h not in attacked:
+                yield o.Fire(units=tuple(targets[h]), target=h)
+        yield o.Done()
+
+    def _barrage(self, state: GameState) -> Iterable[o.Order]:
+        enemy = self._enemy(state)
+        targets = barrage_targets(state, self.side)
+        for h in sorted(targets, key=lambda h: (-enemy.get(h, 0.0), h)):
+            yield o.Barrage(units=tuple(targets[h]), target=h)
+        yield o.Done()
+
+    def _airphase(self, state: GameState) -> Iterable[o.Order]:
+        if self._air < 6:
+            opts = mission_options(state, self.side, limit=8)
+            opts.sort(key=lambda a: (not a.mission.startswith("support"), a.hex))
+            for a in opts:
+                self._air += 1
+                yield a
+        yield o.Done()
+
+    # -- movement -----------------------------------------------------------------------
+
+    def _supply_costs(self, state: GameState) -> dict[HexId, Fraction]:
+        """Supply MPs to each hex, once per phase (supply changes little within one)."""
+        key = (state.turn, state.phase)
+        if self._costs is None or self._costs[0] != key:
+            self._costs = (key, supply_costs(state, self.side))
+        return self._costs[1]
+
+    def _lines(self, state: GameState) -> dict[str, Line]:
+        key = (state.turn, state.phase)
+        if self._trace is None or self._trace[0] != key:
+            self._trace = (key, trace(state, self.side))
+        return self._trace[1]
+
+    def _objectives(self, state: GameState, enemy: dict[HexId, float]) -> list[HexId]:
+        held = state.control
+        out = [
+            v.hex
+            for v in state.setup.victory
+            if held.get(v.hex) != self.side and (v.side is None or v.side == self.side)
+        ]
+        return out or sorted(enemy)
+
+    def _movement(self, state: GameState, strategic: bool) -> Iterable[o.Order]:
+        side = self.side
+        enemy = self._enemy(state)
+        grid = state.setup.map.grid
+        table = state.setup.table
+        # reinforcements first (11.1): the entry closest to the objectives
+        goals = self._objectives(state, enemy)
+        for u in sorted(state.units.values(), key=lambda x: x.id):
+            if u.side != side or u.on_map or u.id in self._handled:
+                continue
+            entries = legal_entries(state, u.id)
+            if not entries:
+                continue
+            self._handled.add(u.id)
+            best = min(
+                entries.values(),
+                key=lambda e: (
+                    min((grid.distance(e.hex, g) for g in goals), default=0),
+                    e.cost,
+                    e.hex,
+                ),
+            )
+            yield o.Enter(units=(u.id,), where=best.entry, path=tuple(best.path[1:]))
+        if strategic:
+            yield o.Done()
+            return
+        lines = self._lines(state)
+        costs = self._supply_costs(state)
+        cels: dict[HexId, int] = {}
+        for u in state.on_map(side):
+            if u.hex:
+                cels[u.hex] = cels.get(u.hex, 0) + u.cel
+        own_sp: dict[HexId, int] = {}
+        for u in state.on_map(side):
+            if u.hex:
+                own_sp[u.hex] = own_sp.get(u.hex, 0) + strength(state, u, True).sp
+        goal_d: dict[HexId, int] = {}
+        units = sorted(state.on_map(side), key=lambda x: (x.id in self._handled, x.id))
+        for u in units:
+            if u.id in self._handled or u.hex is None:
+                continue
+            self._handled.add(u.id)
+            spec = state.setup.units[u.id]
+            reach = legal_moves(state, u.id)
+            here = u.hex
+            oos = u.oos >= 1 or not lines.get(u.id, None) or not lines[u.id].supplied
+            sp = strength(state, u, True).sp
+
+            def score(
+                h: HexId,
+                oos: bool = oos,
+                here: HexId = here,
+                sp: int = sp,
+                spec: Any = spec,
+            ) -> float:
+                if oos:  # 10.2: back toward supply
+                    return (
+                        -float(costs[h])
+                        if h in costs
+                        else -100.0 - min((grid.distance(h, g) for g in goals), default=0)
+                    )
+                goal = goal_d.get(h)
+                if goal is None:
+                    goal = goal_d[h] = min((grid.distance(h, g) for g in goals), default=0)
+                terrain = state.setup.map.terrain_of(h)
+                row = table.terrain.get(terrain)
+                cover = -row.combat if row is not None else 0
+                ring = grid.neighbours(h)
+                friends = sum(1 for x in ring if x in own_sp)
+                near = [e for e in ring if e in enemy]
+                value = -1.0 * goal + 0.6 * cover + 0.3 * min(friends, 2)
+                if near:
+                    mine = own_sp.get(h, 0) + (0 if h == here else sp)
+                    around = {x for e in near for x in grid.neighbours(e)} - {h}
+                    mine += sum(own_sp.get(x, 0) for x in around)
+                    if mine < 2.0 * max(enemy[e] for e in near) or spec.is_hq or sp <= 0:
+                        value -= 50.0  # contact only where it could attack at 2:1 (5.1.3)
+                    else:
+                        value += 1.0
+                if h not in costs:
+                    value -= 10.0  # 10.1: out of supply there
+                return value + self.rng.random() * 0.01
+
+            stay = score(here)
+            options = [
+                (score(h), h)
+                for h, r in reach.items()
+                if h != here and cels.get(h, 0) + u.cel <= STACK_LIMIT
+            ]
+            options.sort(reverse=True)
+            if options and options[0][0] > stay + 0.5:
+                for _, h in options[:3]:
+                    yield o.Move(units=(u.id,), path=(h,))
+                continue
+            if can_fortify(state, u) is None and (
+                any(grid.adjacent(here, e) or grid.distance(here, e) <= 2 for e in enemy)
+                or here in goals
+            ):
+                yield o.Fortify(units=(u.id,))
+            if (
+                spec.type == "art"
+                and u.setup == "transport"
+                and why_no_setup(state, u, "combat") is None
+                and any(grid.distance(here, e) <= 4 for e in enemy)
+            ):
+                yield o.SetupChange(units=(u.id,), mode="combat")
+        yield o.Done()

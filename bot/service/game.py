@@ -1,0 +1,184 @@
+"""A game as the service holds it in memory: its stored row, its seats and the engine's
+game record, rebuilt from the stored log.
+
+The log is the truth. Folding it: an `input` record appends an engine input with the
+events it caused; `undo` takes the last one back; `rollback` truncates to a number of
+inputs. The engine state is then a replay of the kept events (no dice are re-rolled),
+or a stored snapshot plus the events after it when no undo or rollback came since.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.store import GameRow, LogRecord, SeatRow
+from engine.core import Event
+from engine.model import Setup
+from engine.notation import parse_order
+from engine.record import Entry, GameRecord
+from engine.state import GameState
+from engine.view import MODERATOR, SPECTATOR
+from engine.wb95 import flow
+from engine.wb95 import game as wb95
+from engine.wb95.reducer import reduce
+
+# Log kinds that change the engine position; every other kind is an audit record.
+POSITION_KINDS = frozenset({"input", "undo", "rollback"})
+
+AI_PREFIX = "ai:"  # user id of a built-in opponent's seat, e.g. "ai:german"
+
+
+@dataclass
+class LiveGame:
+    row: GameRow
+    setup: Setup
+    record: GameRecord
+    seats: list[SeatRow]
+    head: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    inputs_since_snapshot: int = 0
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def state(self) -> GameState:
+        return self.record.state
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self.row.settings
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    # --- seats ------------------------------------------------------------------------
+    def players(self, side: str) -> list[SeatRow]:
+        return [s for s in self.seats if s.role == "player" and s.side == side]
+
+    def sides_of(self, user: str) -> list[str]:
+        return [s.side for s in self.seats if s.role == "player" and s.user_id == user]
+
+    def is_moderator(self, user: str) -> bool:
+        return any(s.role == "moderator" and s.user_id == user for s in self.seats)
+
+    def is_spectator(self, user: str) -> bool:
+        return any(s.role == "spectator" and s.user_id == user for s in self.seats)
+
+    def ai_sides(self) -> list[str]:
+        return [
+            s.side for s in self.seats if s.role == "player" and s.user_id.startswith(AI_PREFIX)
+        ]
+
+    def humans(self, side: str) -> list[str]:
+        return [s.user_id for s in self.players(side) if not s.user_id.startswith(AI_PREFIX)]
+
+    def viewer_for(self, user: str, server_mod: bool = False) -> str:
+        """What `user` may see: their side; the moderator's all (also a person holding
+        every side at one keyboard: hot seat); else a spectator's."""
+        sides = self.sides_of(user)
+        if self.is_moderator(user) or server_mod:
+            return MODERATOR
+        if len(sides) == 1:
+            return sides[0]
+        if sides and set(sides) >= set(self.setup.sides):
+            return MODERATOR
+        return SPECTATOR
+
+    def unfilled(self) -> list[str]:
+        return [s for s in self.setup.sides if not self.players(s)]
+
+    # --- where the game is ----------------------------------------------------------
+    def awaited(self) -> list[str]:
+        if self.status != "active" or self.state.over:
+            return []
+        return flow.awaited_sides(self.state)
+
+    def step_key(self) -> str:
+        """Identifies the current step of play for deadlines: it changes when the turn,
+        the phase, the sides awaited or the open decisions change."""
+        s = self.state
+        decisions = ",".join(f"{d.side}:{d.kind}" for d in s.pending)
+        return f"{s.turn}:{s.phase}:{','.join(self.awaited())}:{decisions}"
+
+    def where(self) -> str:
+        s = self.state
+        date = s.setup.date_of(s.turn)
+        when = f" ({date.isoformat()})" if date else ""
+        return f"{flow.phase_title(s)}{when}"
+
+    def events_since(self, seq: int) -> list[Event]:
+        return [e for e in self.record.events if e.seq > seq]
+
+    @property
+    def last_event(self) -> int:
+        return self.state.seq
+
+
+def fold(records: list[LogRecord]) -> list[tuple[str | None, str, list[dict[str, Any]]]]:
+    """The engine inputs the log keeps: (side, line, events) after undos and rollbacks."""
+    kept: list[tuple[str | None, str, list[dict[str, Any]]]] = []
+    for r in records:
+        if r.kind == "input":
+            kept.append((r.body.get("side"), r.body["line"], r.body["events"]))
+        elif r.kind == "undo" and kept:
+            kept.pop()
+        elif r.kind == "rollback":
+            del kept[int(r.body["inputs"]) :]
+    return kept
+
+
+def event_json(e: Event) -> dict[str, Any]:
+    """An event as the log stores it: its data nested, so no data key can ever shadow the
+    event's own `seq` or `kind` (the engine asserts none does, engine/core.py)."""
+    return {"seq": e.seq, "kind": e.kind, "data": e.data}
+
+
+def event_from_json(d: dict[str, Any]) -> Event:
+    if set(d) == {"seq", "kind", "data"} and isinstance(d["data"], dict):
+        return Event(int(d["seq"]), str(d["kind"]), d["data"])
+    return Event.from_json(d)  # the flat form of earlier logs
+
+
+def build_record(
+    setup: Setup,
+    row: GameRow,
+    records: list[LogRecord],
+    snapshot: tuple[int, dict[str, Any]] | None,
+) -> GameRecord:
+    """The engine's game record from the stored log (and the latest snapshot, when no undo
+    or rollback since makes it stale)."""
+    rec = GameRecord(setup, row.seed, row.dice)
+    for side, line, events in fold(records):
+        order = parse_order(line)
+        if order is None:  # pragma: no cover - the service stores only orders
+            continue
+        rec.entries.append(Entry(side, order, tuple(event_from_json(e) for e in events)))
+    state = _from_snapshot(setup, records, snapshot)
+    if state is None:
+        rec.state = rec.rebuild()
+    else:
+        for e in rec.events:
+            if e.seq > state.seq:
+                reduce(state, e)
+        rec.state = state
+    return rec
+
+
+def _from_snapshot(
+    setup: Setup, records: list[LogRecord], snapshot: tuple[int, dict[str, Any]] | None
+) -> GameState | None:
+    if snapshot is None:
+        return None
+    at, data = snapshot
+    if any(r.kind in ("undo", "rollback") and r.seq > at for r in records):
+        return None
+    return GameState.from_snapshot(setup, data)
+
+
+def rebuild_state(setup: Setup, rec: GameRecord) -> GameState:
+    return wb95.replay(setup, rec.seed, rec.dice, rec.events)

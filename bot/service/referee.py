@@ -1,0 +1,1565 @@
+"""The referee service (DESIGN §1): games, seats, orders, decisions, history, moderators
+and deadlines over the engine and the store. Transport-agnostic: every command takes a
+`Caller` and returns `Reply` objects (or plain data for looks such as views and maps);
+a refused command raises `Refusal` and changes nothing.
+
+Writes: every command that changes a game holds that game's lock, computes the new
+position on the side, writes the log records in one transaction and only then updates
+the game in memory and answers. So an acknowledged input is on disk, and a failed write
+leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
+from bot.service.history import lines_for
+from bot.service.model import DEFAULT_SETTINGS, Caller, Refusal, Reply
+from bot.store import Conflict, GameRow, LogRecord, NewRecord, SeatRow, Store, StoreError
+from engine.core import Applied, Event, Rejection
+from engine.model import Setup
+from engine.notation import NotationError, format_order, parse_order, parse_orders
+from engine.orders import Attack, Mod, Order
+from engine.record import Entry, GameRecord
+from engine.state import GameState
+from engine.view import MODERATOR, SPECTATOR, View, view
+from engine.wb95 import flow
+from engine.wb95 import game as wb95
+from engine.wb95.control import victory_points
+from scenarios import ScenarioError, list_scenarios, load_scenario, load_scenario_data
+from scenarios.yamlio import parse_yaml
+
+SNAPSHOT_EVERY = 40  # engine inputs between stored snapshots
+AI_INPUT_LIMIT = 5000  # inputs a built-in opponent may give in a row before we stop it
+SERVICE_VERBS = (
+    "rollback",
+    "pause",
+    "resume",
+    "extend",
+    "deadline",
+    "policy",
+    "set",
+    "announce",
+    "substitute",
+    "seat",
+    "unseat",
+    "answer",
+    "end",
+)
+
+Opponent = Callable[[GameState], Order | None]
+OpponentFactory = Callable[[str, int], Opponent]
+
+
+@functools.cache
+def shipped_ids() -> frozenset[str]:
+    """The shipped scenarios' ids, read once (listing parses every scenario file)."""
+    return frozenset(s.id for s in list_scenarios())
+
+
+@functools.cache
+def shipped_setup(scenario: str) -> Setup:
+    """A shipped scenario, loaded once per process and shared by its games (a `Setup` is
+    immutable): parsing a scenario with its map takes up to seconds, far more than
+    loading a game's log (docs/performance.md)."""
+    return load_scenario(scenario)
+
+
+def _fingerprint(*parts: object) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _default_opponent_factory() -> OpponentFactory | None:
+    try:
+        from bot.opponent import Opponent as BuiltIn
+    except ImportError:  # pragma: no cover - the opponent module ships with Kessel
+        return None
+
+    def make(side: str, seed: int) -> Opponent:
+        return BuiltIn(side, seed).choose
+
+    return make
+
+
+class Referee:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        opponents: OpponentFactory | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self._opponents = opponents if opponents is not None else _default_opponent_factory()
+        self._ai: dict[tuple[str, str], Opponent] = {}
+        self.snapshot_every = snapshot_every
+        self._games: dict[str, LiveGame] = {}
+        self._loading = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, **kw: Any) -> Referee:
+        return cls(await Store.open(path), **kw)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    # --- loading ----------------------------------------------------------------------
+    @staticmethod
+    def _setup(row: GameRow) -> Setup:
+        try:
+            if row.scenario_data is not None:
+                return load_scenario_data(row.scenario_data, name=f"game {row.id}: scenario")
+            return shipped_setup(row.scenario)
+        except ScenarioError as e:
+            raise Refusal(f"game {row.id}: its scenario no longer loads: {e}") from None
+
+    async def game(self, game_id: str) -> LiveGame:
+        """A game by id, loaded once and then held in memory."""
+        gid = game_id.strip().lower()
+        live = self._games.get(gid)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self._games.get(gid)
+            if live is not None:
+                return live
+            row = await self.store.game(gid)
+            if row is None:
+                raise Refusal(f"there is no game '{game_id}'; `/game list` shows the games")
+            setup = self._setup(row)
+            try:
+                records = await self.store.log(gid)
+                snap = await self.store.snapshot(gid)
+                rec = await asyncio.to_thread(build_record, setup, row, records, snap)
+            except Exception as e:  # a record that is not what the service wrote
+                raise Refusal(
+                    f"game {gid} cannot be loaded: its stored record is damaged ({e!r}); "
+                    "the other games are not affected. Restore it from a backup."
+                ) from None
+            seats = await self.store.seats(gid)
+            live = LiveGame(row, setup, rec, seats, row.head)
+            self._games[gid] = live
+            return live
+
+    async def _reload_seats(self, g: LiveGame) -> None:
+        g.seats = await self.store.seats(g.id)
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from memory (the next command reloads it from the store)."""
+        self._games.pop(game_id, None)
+
+    # --- games and seats -------------------------------------------------------------
+    async def new_game(
+        self,
+        caller: Caller,
+        scenario: str,
+        *,
+        name: str | None = None,
+        seed: int | None = None,
+        side: str | None = None,
+        settings: dict[str, Any] | None = None,
+        scenario_data: dict[str, Any] | None = None,
+    ) -> list[Reply]:
+        """Create a game in the caller's channel; the caller moderates it and may take a
+        side at once."""
+        row = await self._new_row(caller, scenario, name, seed, settings, scenario_data)
+        setup = self._setup(row)
+        seats = [Store.seat_join(row.id, caller.id, caller.display, "moderator", "", 0)]
+        if side is not None:
+            side = self._side(setup, side)
+            seats.append(Store.seat_join(row.id, caller.id, caller.display, "player", side, 0))
+        await self.store.create_game(row)
+        await self.store.append(
+            row.id,
+            0,
+            [NewRecord(caller.id, "created", {"scenario": row.scenario, "seed": row.seed})],
+            seats=seats,
+        )
+        g = await self.game(row.id)
+        sides = " and ".join(setup.sides)
+        text = (
+            f"Game **{g.id}** created: {setup.name} ({g.row.scenario}, seed {g.row.seed}). "
+            f"Seats: {sides}. Join with `/game join {g.id} SIDE`."
+        )
+        out = [Reply("caller", text, game=g.id, kind="result"), Reply("channel", text, game=g.id)]
+        return out + await self._maybe_start(g, caller)
+
+    async def _new_row(
+        self,
+        caller: Caller,
+        scenario: str,
+        name: str | None,
+        seed: int | None,
+        settings: dict[str, Any] | None,
+        scenario_data: dict[str, Any] | None,
+    ) -> GameRow:
+        if scenario_data is None:
+            known = shipped_ids()
+            if scenario not in known:
+                raise Refusal(
+                    f"there is no shipped scenario '{scenario}'; choose one of "
+                    + ", ".join(sorted(known))
+                )
+            try:
+                setup = shipped_setup(scenario)
+            except ScenarioError as e:
+                raise Refusal(str(e)) from None
+        else:
+            try:
+                setup = load_scenario_data(scenario_data, name="scenario")
+            except ScenarioError as e:
+                raise Refusal(str(e)) from None
+        merged = dict(DEFAULT_SETTINGS)
+        for k, v in (settings or {}).items():
+            merged[k] = _setting(k, v)
+        taken = await self.store.ids()
+        rng = random.Random(f"{caller.id}:{self.clock()}:{len(taken)}")
+        gid = _new_id(rng, taken)
+        return GameRow(
+            id=gid,
+            name=name or setup.name,
+            guild=caller.guild,
+            channel=caller.channel,
+            scenario=scenario,
+            scenario_data=scenario_data,
+            seed=rng.randrange(1, 1_000_000) if seed is None else seed,
+            dice=(),
+            status="open",
+            settings=merged,
+            created_by=caller.id,
+            created_at=self.clock(),
+            head=0,
+        )
+
+    async def games(
+        self, caller: Caller, *, here: bool = True, mine: bool = False, finished: bool = False
+    ) -> list[dict[str, Any]]:
+        """The games in the caller's channel (or server), or the caller's own."""
+        statuses = () if finished else ("open", "active", "paused")
+        rows = await self.store.games(
+            guild=None if mine and not caller.guild else caller.guild,  # a DM: every server
+            channel=caller.channel if here and not mine else None,
+            user=caller.id if mine else None,
+            statuses=statuses,
+        )
+        out = []
+        for row in rows:
+            try:
+                g = await self.game(row.id)
+            except Refusal as e:  # a damaged game is listed, and does not hide the others
+                out.append(
+                    {"id": row.id, "name": row.name, "scenario": row.scenario}
+                    | {"status": "damaged", "where": str(e), "awaiting": [], "seats": {}}
+                    | {"mine": []}
+                )
+                continue
+            out.append(
+                {
+                    "id": g.id,
+                    "name": g.row.name,
+                    "scenario": g.row.scenario,
+                    "status": g.status,
+                    "where": g.where(),
+                    "awaiting": g.awaited(),
+                    "seats": {s: [p.display for p in g.players(s)] for s in g.setup.sides},
+                    "mine": g.sides_of(caller.id),
+                }
+            )
+        return out
+
+    async def join(self, caller: Caller, game_id: str, side: str) -> list[Reply]:
+        """Take a seat: a side, or `spectator`."""
+        g = await self.game(game_id)
+        async with g.lock:
+            if g.status == "over":
+                raise Refusal(f"game {g.id} is over")
+            role, seat_side = ("spectator", "") if side.lower() == "spectator" else ("player", "")
+            if role == "player":
+                seat_side = self._side(g.setup, side)
+                if seat_side in g.sides_of(caller.id):
+                    raise Refusal(f"you already play {seat_side} in game {g.id}")
+                if g.ai_sides() and seat_side in g.ai_sides():
+                    raise Refusal(f"{seat_side} is played by the built-in opponent in game {g.id}")
+            elif g.is_spectator(caller.id):
+                raise Refusal(f"you already watch game {g.id}")
+            seat = Store.seat_join(g.id, caller.id, caller.display, role, seat_side, g.head + 1)
+            await self._write(
+                g, [NewRecord(caller.id, "seat", {"join": role, "side": seat_side})], seats=[seat]
+            )
+            await self._reload_seats(g)
+            what = f"plays {seat_side}" if role == "player" else "watches"
+            out = [Reply("channel", f"{caller.display} {what} in game {g.id}.", game=g.id)]
+            out.append(
+                Reply(
+                    "caller",
+                    f"You {what.replace('s ', ' ', 1)} in game {g.id}.",
+                    game=g.id,
+                    private=True,
+                )
+            )
+            return out + await self._maybe_start(g, caller)
+
+    async def leave(self, caller: Caller, game_id: str) -> list[Reply]:
+        g = await self.game(game_id)
+        async with g.lock:
+            mine = [s for s in g.seats if s.user_id == caller.id and s.role != "moderator"]
+            if not mine:
+                raise Refusal(f"you hold no seat in game {g.id}")
+            if g.status in ("active", "paused") and any(s.role == "player" for s in mine):
+                raise Refusal(
+                    "a player cannot leave a running game: resign, or ask a moderator to "
+                    "substitute you (`mod: substitute`)"
+                )
+            seats = [Store.seat_leave(g.id, s.user_id, s.role, s.side, g.head + 1) for s in mine]
+            await self._write(g, [NewRecord(caller.id, "seat", {"leave": True})], seats=seats)
+            await self._reload_seats(g)
+            return [Reply("channel", f"{caller.display} left game {g.id}.", game=g.id)]
+
+    async def seat_ai(self, caller: Caller, game_id: str, side: str) -> list[Reply]:
+        """Seat the built-in opponent on an empty side (the game's moderator, or the only
+        player when they play alone)."""
+        g = await self.game(game_id)
+        async with g.lock:
+            if self._opponents is None:
+                raise Refusal("this Kessel has no built-in opponent")
+            s = self._side(g.setup, side)
+            if not (self._may_moderate(g, caller) or g.sides_of(caller.id)):
+                raise Refusal("only a moderator or a player of this game may seat the opponent")
+            if g.players(s):
+                raise Refusal(f"{s} already has a player in game {g.id}")
+            user = AI_PREFIX + s
+            seat = Store.seat_join(
+                g.id, user, "Kessel (built-in opponent)", "player", s, g.head + 1
+            )
+            await self._write(g, [NewRecord(caller.id, "seat", {"ai": s})], seats=[seat])
+            await self._reload_seats(g)
+            out = [Reply("channel", f"The built-in opponent plays {s} in game {g.id}.", game=g.id)]
+            return out + await self._maybe_start(g, caller)
+
+    async def _maybe_start(self, g: LiveGame, caller: Caller) -> list[Reply]:
+        if g.status != "open" or g.unfilled() or not g.settings.get("autostart", True):
+            return []
+        return await self._start(g, caller)
+
+    async def start(self, caller: Caller, game_id: str) -> list[Reply]:
+        g = await self.game(game_id)
+        async with g.lock:
+            if not self._may_moderate(g, caller):
+                raise Refusal("only the game's moderator may start it")
+            if g.status != "open":
+                raise Refusal(f"game {g.id} has already started")
+            if g.unfilled():
+                raise Refusal(
+                    "every side needs a player first: "
+                    + ", ".join(g.unfilled())
+                    + " (or `/game join` the built-in opponent)"
+                )
+            return await self._start(g, caller)
+
+    async def _start(self, g: LiveGame, caller: Caller) -> list[Reply]:
+        records = [NewRecord(caller.id, "status", {"status": "active"})]
+        g.row = replace(g.row, status="active")
+        try:
+            await self._write(g, records, status="active", deadline=self._deadline_for(g))
+        except BaseException:
+            g.row = replace(g.row, status="open")
+            raise
+        out = [Reply("channel", f"Game {g.id} starts: {g.setup.name}.", game=g.id, kind="turn")]
+        out += await self._run_ai(g)
+        return out + self._next_step(g, None)
+
+    async def resign(self, caller: Caller, game_id: str) -> list[Reply]:
+        g = await self.game(game_id)
+        async with g.lock:
+            sides = g.sides_of(caller.id)
+            if not sides:
+                raise Refusal(f"you play no side in game {g.id}")
+            if g.status == "over":
+                raise Refusal(f"game {g.id} is already over")
+            loser = sides[0]
+            winner = g.setup.enemy_of(loser)
+            result = {"winner": winner, "reason": f"{loser} resigned"}
+            await self._write(
+                g,
+                [NewRecord(caller.id, "resign", {"side": loser, "result": result})],
+                status="over",
+                deadline=None,
+            )
+            g.row = replace(g.row, status="over", settings=g.row.settings | {"result": result})
+            text = f"Game {g.id}: {loser} resigns. {winner} wins."
+            return [Reply("channel", text, game=g.id, kind="result")]
+
+    # --- looking ---------------------------------------------------------------------
+    async def status(self, caller: Caller, game_id: str) -> list[Reply]:
+        g = await self.game(game_id)
+        viewer = g.viewer_for(caller.id, caller.server_mod)
+        lines = [f"**{g.row.name}** — game {g.id} ({g.row.scenario}), {g.status}"]
+        if g.status == "over":
+            lines.append(f"Result: {_result_text(g)}")
+        else:
+            lines.append(f"Now: {g.where()}")
+            lines += self._awaiting_lines(g)
+        for s in g.setup.sides:
+            who = ", ".join(p.display for p in g.players(s)) or "(empty seat)"
+            lines.append(f"{s}: {who}")
+        vp = victory_points(g.state)
+        if vp:
+            lines.append("VPs: " + ", ".join(f"{k} {v}" for k, v in vp.items()))
+        dl = await self.store.deadline(g.id)
+        if dl is not None:
+            lines.append(f"Deadline: <t:{int(dl[1])}:R>")
+        v = view(g.state, viewer)
+        mine = [p for p in v.pending if p.options is not None]
+        data = {"viewer": viewer, "pending": [p.__dict__ for p in mine]}
+        return [Reply("caller", "\n".join(lines), game=g.id, private=True, data=data)]
+
+    def _awaiting_lines(self, g: LiveGame) -> list[str]:
+        out = []
+        for side in g.awaited():
+            who = ", ".join(p.display for p in g.players(side)) or side
+            asks = [d for d in g.state.pending if d.side == side]
+            if asks:
+                out.append(f"Awaiting {side} ({who}): a {asks[0].kind} decision ({asks[0].rule})")
+            else:
+                out.append(f"Awaiting {side} ({who}): orders, then `done`")
+        return out
+
+    async def view(self, caller: Caller, game_id: str, as_viewer: str | None = None) -> View:
+        """The position as the caller may see it (a moderator may ask for another view)."""
+        g = await self.game(game_id)
+        return view(g.state, self._viewer(g, caller, as_viewer))
+
+    def _viewer(self, g: LiveGame, caller: Caller, as_viewer: str | None) -> str:
+        own = g.viewer_for(caller.id, caller.server_mod)
+        if as_viewer is None or as_viewer == own:
+            return own
+        if own != MODERATOR:
+            if as_viewer == SPECTATOR:
+                return SPECTATOR
+            raise Refusal("only a moderator may look through another side's eyes")
+        if as_viewer not in (*g.setup.sides, SPECTATOR, MODERATOR):
+            raise Refusal(f"'{as_viewer}' is not a viewer of game {g.id}")
+        return as_viewer
+
+    async def history(
+        self, caller: Caller, game_id: str, *, since_last: bool = False, limit: int = 40
+    ) -> list[Reply]:
+        """The turn log as the caller may read it: the last `limit` lines, or what happened
+        since the caller's last input."""
+        g = await self.game(game_id)
+        viewer = g.viewer_for(caller.id, caller.server_mod)
+        after = await self.store.last_seen(g.id, caller.id) if since_last else 0
+        lines = lines_for(g.events_since(after), g.state, viewer)
+        if not since_last:
+            lines = lines[-limit:]
+        head = "Since your last turn:" if since_last else f"Game {g.id}, recent log:"
+        text = "\n".join([head, *lines]) if lines else f"{head} nothing new."
+        return [Reply("caller", text, game=g.id, private=True)]
+
+    async def legal(self, caller: Caller, game_id: str, side: str | None = None) -> dict[str, Any]:
+        """What the caller's side may do now (autocomplete, menus); empty when it is not
+        one of the caller's sides."""
+        g = await self.game(game_id)
+        sides = g.sides_of(caller.id)
+        s = side if side in sides else (sides[0] if len(sides) == 1 else None)
+        if s is None:
+            for x in g.awaited():
+                if x in sides:
+                    s = x
+                    break
+        if s is None or g.status != "active":
+            return {}
+        return await asyncio.to_thread(wb95.legal_actions, g.state, s)
+
+    async def moves(self, caller: Caller, game_id: str, unit: str) -> list[dict[str, Any]]:
+        """Where one of the caller's own units may move now: hex, MPs, path, and whether it
+        must stop there (enemy ZoC); empty when it cannot move. Another side's unit is
+        refused in the same words as a unit that does not exist (16.1)."""
+        from engine.wb95.movement import fmt_mp
+
+        g = await self.game(game_id)
+        uid = unit.strip()
+        u = g.state.units.get(uid) or g.state.units.get(uid.lower())
+        if u is None or u.side not in g.sides_of(caller.id):
+            raise Refusal(f"you have no unit '{unit.strip()}' in game {g.id}")
+        if g.status != "active":
+            return []
+        reach = await asyncio.to_thread(wb95.legal_moves, g.state, u.id)
+        return [
+            {"hex": h, "mp": fmt_mp(r.cost), "path": list(r.path), "stops": r.stops}
+            for h, r in sorted(reach.items(), key=lambda kv: (kv[1].cost, kv[0]))
+        ]
+
+    async def odds(self, caller: Caller, game_id: str, text: str) -> dict[str, Any]:
+        """A what-if for a proposed attack by the caller's side (engine.wb95.odds)."""
+        g = await self.game(game_id)
+        order = self._parse_one(text)
+        if not isinstance(order, Attack):
+            raise Refusal("odds are for an attack, e.g. `attack s-232 s-180 -> 1619`")
+        side = self._acting_side(g, caller, order)
+        try:
+            from engine.wb95 import odds as _odds
+        except ImportError:  # pragma: no cover
+            raise Refusal("odds previews are not available in this version") from None
+        result = await asyncio.to_thread(_odds.preview, g.state, side, order)
+        if isinstance(result, Rejection):
+            raise Refusal(str(result), result.rule)
+        return dict(result)
+
+    async def map_png(
+        self,
+        caller: Caller,
+        game_id: str,
+        *,
+        around: str | None = None,
+        radius: int = 4,
+        as_viewer: str | None = None,
+        recent: bool = True,
+    ) -> bytes:
+        """A map snapshot in the caller's own view (rendered off the event loop)."""
+        from render import Around, RenderError, snapshot, to_png
+
+        g = await self.game(game_id)
+        viewer = self._viewer(g, caller, as_viewer)
+        state = g.state
+        events = _visible(g, viewer) if recent else None
+
+        def draw() -> bytes:
+            return to_png(
+                snapshot(
+                    state, viewer, crop=Around(around, radius) if around else None, events=events
+                )
+            )
+
+        try:
+            return await asyncio.to_thread(draw)
+        except RenderError as e:
+            raise Refusal(str(e)) from None
+
+    async def export(self, caller: Caller, game_id: str) -> str:
+        """A game record `kessel run` replays exactly. It holds every hidden move and
+        sealed input, so only moderators get it while the game runs."""
+        g = await self.game(game_id)
+        if g.status != "over" and not self._may_moderate(g, caller):
+            raise Refusal(
+                "the full record holds hidden information: moderators may export it now, "
+                "everyone once the game is over"
+            )
+        scenario: Any = g.row.scenario_data if g.row.scenario_data is not None else g.row.scenario
+        data = {
+            "kessel": "game-export",
+            "scenario": scenario,
+            "seed": g.record.seed,
+            "dice": list(g.record.dice),
+            "orders": "".join(line + "\n" for line in g.record.order_lines()),
+        }
+        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+    async def import_game(
+        self, caller: Caller, text: str, *, name: str | None = None
+    ) -> list[Reply]:
+        """A new game from an export (`kessel: game-export`), replayed order by order; the
+        caller moderates it, its seats are empty."""
+        try:
+            data = parse_yaml(text, "import")
+        except ScenarioError as e:
+            raise Refusal(str(e)) from None
+        if not isinstance(data, dict) or data.get("kessel") != "game-export":
+            raise Refusal("not a Kessel game export (it must start with `kessel: game-export`)")
+        scen = data.get("scenario")
+        seed = data.get("seed", 0)
+        dice = data.get("dice") or []
+        if not isinstance(seed, int) or not isinstance(dice, list):
+            raise Refusal("the export's seed must be a whole number and dice a list of faces")
+        if not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+            raise Refusal("the export's dice must be die faces 1-6")
+        if isinstance(scen, dict):
+            row = await self._new_row(caller, "inline", name, seed, None, scen)
+        elif isinstance(scen, str):
+            row = await self._new_row(caller, scen, name, seed, None, None)
+        else:
+            raise Refusal("the export must name its scenario")
+        row = replace(row, dice=tuple(dice))
+        setup = self._setup(row)
+        try:
+            orders = parse_orders(str(data.get("orders") or ""))
+        except NotationError as e:
+            raise Refusal(e.message) from None
+        rec = GameRecord(setup, row.seed, row.dice)
+        records = [NewRecord(caller.id, "created", {"scenario": row.scenario, "import": True})]
+        for order in orders:
+            result = rec.submit(None, order)
+            if isinstance(result, Rejection):
+                raise Refusal(f"the export does not replay: line {order.line}: {result}")
+            last = rec.entries[-1]
+            records.append(NewRecord("import", "input", _input_body(last)))
+        seats = [Store.seat_join(row.id, caller.id, caller.display, "moderator", "", 0)]
+        await self.store.create_game(row)
+        await self.store.append(row.id, 0, records, seats=seats)
+        g = await self.game(row.id)
+        return [
+            Reply(
+                "caller",
+                f"Imported as game {g.id} at {g.where()}; seats are empty.",
+                game=g.id,
+                kind="result",
+            )
+        ]
+
+    # --- play ------------------------------------------------------------------------
+    async def orders(
+        self,
+        caller: Caller,
+        game_id: str,
+        text: str,
+        *,
+        key: str | None = None,
+        expect: int | None = None,
+    ) -> list[Reply]:
+        """Orders or decision answers in the notation, one per line (a PBEM block). All
+        or nothing: if a line is refused, none is applied and the reply names the line.
+        `key` makes a doubled request apply once; `expect` is the log position the caller
+        acted on (a stale button is refused)."""
+        g = await self.game(game_id)
+        async with g.lock:
+            stored = await self._replayed(g, key, "orders", caller.id, text)
+            if stored is not None:
+                return stored
+            self._check_playing(g, expect)
+            try:
+                parsed = parse_orders(text)
+            except NotationError as e:
+                raise Refusal(e.message) from None
+            if not parsed:
+                raise Refusal("no orders: write one order per line, e.g. `move s-232 0434`")
+            given = [(self._acting_side(g, caller, o), o) for o in parsed]
+            if any(isinstance(o, Mod) for _, o in given):
+                raise Refusal("moderator lines go through `/mod`, not orders")
+            entries, state = await asyncio.to_thread(_apply_all, g.state, given)
+            records = [NewRecord(caller.id, "input", _input_body(e)) for e in entries]
+            return await self._commit_inputs(
+                g, caller, entries, records, key, "orders", text, state=state
+            )
+
+    async def undo(self, caller: Caller, game_id: str) -> list[Reply]:
+        """Take back the caller's last input, not past a die roll or a reveal."""
+        g = await self.game(game_id)
+        async with g.lock:
+            self._check_playing(g, None)
+            sides = g.sides_of(caller.id)
+            if not g.record.entries:
+                raise Refusal("there is nothing to undo")
+            last = g.record.entries[-1]
+            if last.side not in sides:
+                raise Refusal(
+                    "you may undo only your own last input, and only if nothing came after it"
+                )
+            trial = _copy_record(g)
+            r = trial.undo(last.side or "")
+            if isinstance(r, Rejection):
+                raise Refusal(str(r))
+            await self._write(
+                g, [NewRecord(caller.id, "undo", {"side": last.side, "line": last.line})]
+            )
+            g.record = trial
+            return [Reply("caller", f"Undone: {last.line}", game=g.id, private=True)]
+
+    # --- moderation ------------------------------------------------------------------
+    def _may_moderate(self, g: LiveGame, caller: Caller) -> bool:
+        return caller.server_mod or g.is_moderator(caller.id)
+
+    async def mod(
+        self, caller: Caller, game_id: str, text: str, *, key: str | None = None
+    ) -> list[Reply]:
+        """A moderator command: `rollback EVENT`, `pause`, `resume`, `extend HOURS`,
+        `deadline HOURS|off`, `policy pass|default|pause`, `set KEY VALUE`, `announce TEXT`,
+        `substitute OLD_USER NEW_USER [NAME]`, `seat SIDE USER [NAME]`, `unseat USER`,
+        `answer SIDE ORDER...`, `end [SIDE|draw] REASON`, or a position edit the engine
+        referees (`place UNIT HEX`, `cel UNIT N`, ...). Every act goes into the log."""
+        g = await self.game(game_id)
+        async with g.lock:
+            if not self._may_moderate(g, caller):
+                raise Refusal("only the game's moderators may use moderator tools")
+            stored = await self._replayed(g, key, "mod", caller.id, text)
+            if stored is not None:
+                return stored
+            body = text.strip()
+            if body.lower().startswith("mod:"):
+                body = body[4:].strip()
+            words = body.split()
+            if not words:
+                raise Refusal("a moderator command: " + ", ".join(SERVICE_VERBS) + ", or an edit")
+            verb = words[0].lower()
+            handler = getattr(self, f"_mod_{verb}", None)
+            if handler is None:
+                out: list[Reply] = await self._mod_edit(g, caller, body, key)
+            else:
+                out = await handler(g, caller, words[1:], key)
+            return out
+
+    async def _mod_edit(
+        self, g: LiveGame, caller: Caller, body: str, key: str | None
+    ) -> list[Reply]:
+        order = self._parse_one("mod: " + body)
+        entries, state = await asyncio.to_thread(_apply_all, g.state, [("mod", order)])
+        records = [NewRecord(caller.id, "input", _input_body(e) | {"mod": True}) for e in entries]
+        out = await self._commit_inputs(g, caller, entries, records, key, "mod", body, state=state)
+        out.append(Reply("channel", f"Moderator edit by {caller.display}: {body}", game=g.id))
+        return out
+
+    async def _mod_answer(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if len(words) < 2:
+            raise Refusal("answer SIDE ORDER: e.g. `answer soviet retreat s-232 0335`")
+        side = self._side(g.setup, words[0])
+        order = self._parse_one(" ".join(words[1:]))
+        self._check_playing(g, None, allow_paused=True)
+        entries, state = await asyncio.to_thread(_apply_all, g.state, [(side, order)])
+        records = [NewRecord(caller.id, "input", _input_body(e) | {"for": side}) for e in entries]
+        out = await self._commit_inputs(
+            g, caller, entries, records, key, "mod", " ".join(words), state=state
+        )
+        out.append(
+            Reply("channel", f"A moderator answered for {side}: {format_order(order)}", game=g.id)
+        )
+        return out
+
+    async def _mod_rollback(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if len(words) != 1 or not words[0].isdigit():
+            raise Refusal("rollback EVENT: the number of the last event to keep (see the log)")
+        to = int(words[0])
+        keep = 0
+        for i, e in enumerate(g.record.entries):
+            if e.events and e.events[-1].seq > to:
+                break
+            keep = i + 1
+        dropped = len(g.record.entries) - keep
+        if dropped == 0:
+            raise Refusal(f"nothing to roll back: event {to} is at or after the last input")
+        trial = _copy_record(g)
+        del trial.entries[keep:]
+        trial.state = await asyncio.to_thread(trial.rebuild)
+        await self._write(
+            g,
+            [
+                NewRecord(
+                    caller.id, "rollback", {"inputs": keep, "to_event": to, "dropped": dropped}
+                )
+            ],
+            deadline=self._deadline_for(g, trial.state),
+        )
+        g.record = trial
+        text = (
+            f"A moderator rolled game {g.id} back to event {trial.state.seq} "
+            f"({dropped} inputs undone). Now: {g.where()}"
+        )
+        return [Reply("channel", text, game=g.id, kind="announcement"), *self._next_step(g, None)]
+
+    async def _mod_pause(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if g.status != "active":
+            raise Refusal(f"game {g.id} is {g.status}, not running")
+        await self._set_status(g, caller, "paused", " ".join(words))
+        return [
+            Reply(
+                "channel",
+                f"Game {g.id} is paused by a moderator. " + " ".join(words),
+                game=g.id,
+                kind="announcement",
+            )
+        ]
+
+    async def _mod_resume(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if g.status != "paused":
+            raise Refusal(f"game {g.id} is not paused")
+        await self._set_status(g, caller, "active", "")
+        out = [Reply("channel", f"Game {g.id} resumes.", game=g.id, kind="announcement")]
+        out += await self._run_ai(g)
+        return out + self._next_step(g, None)
+
+    async def _set_status(self, g: LiveGame, caller: Caller, status: str, why: str) -> None:
+        old = g.row
+        g.row = replace(g.row, status=status)
+        try:
+            dl: Any = self._deadline_for(g) if status == "active" else None
+            await self._write(
+                g,
+                [NewRecord(caller.id, "status", {"status": status, "why": why})],
+                status=status,
+                deadline=dl,
+            )
+        except BaseException:
+            g.row = old
+            raise
+
+    async def _mod_extend(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        hours = _hours(words)
+        dl = await self.store.deadline(g.id)
+        if dl is None:
+            raise Refusal("there is no deadline running to extend")
+        used = int(g.settings.get("extensions_used", 0))
+        cap = int(g.settings.get("max_extensions", 3))
+        if used >= cap:
+            raise Refusal(f"this game has used all {cap} extensions (`set max_extensions N`)")
+        settings = g.settings | {"extensions_used": used + 1}
+        due = dl[1] + hours * 3600
+        await self._write(
+            g,
+            [NewRecord(caller.id, "extend", {"hours": hours})],
+            settings=settings,
+            deadline=(dl[0], due),
+        )
+        g.row = replace(g.row, settings=settings)
+        return [
+            Reply(
+                "channel",
+                f"Deadline extended by {hours:g} h: now <t:{int(due)}:R> "
+                f"({used + 1}/{cap} extensions).",
+                game=g.id,
+                kind="announcement",
+            )
+        ]
+
+    async def _mod_deadline(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        hours = None if words and words[0].lower() in ("off", "none") else _hours(words)
+        return await self._change_settings(g, caller, {"deadline_hours": hours})
+
+    async def _mod_policy(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if len(words) != 1:
+            raise Refusal("policy pass|default|pause")
+        return await self._change_settings(g, caller, {"policy": _setting("policy", words[0])})
+
+    async def _mod_set(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if len(words) < 2:
+            raise Refusal(
+                "set KEY VALUE; keys: "
+                + ", ".join(k for k in DEFAULT_SETTINGS if k != "extensions_used")
+            )
+        return await self._change_settings(
+            g, caller, {words[0]: _setting(words[0], " ".join(words[1:]))}
+        )
+
+    async def _change_settings(
+        self, g: LiveGame, caller: Caller, change: dict[str, Any]
+    ) -> list[Reply]:
+        settings = g.settings | change
+        old = g.row
+        g.row = replace(g.row, settings=settings)
+        try:
+            await self._write(
+                g,
+                [NewRecord(caller.id, "settings", change)],
+                settings=settings,
+                deadline=self._deadline_for(g),
+            )
+        except BaseException:
+            g.row = old
+            raise
+        text = ", ".join(f"{k} = {v}" for k, v in change.items())
+        return [Reply("channel", f"Game {g.id} settings: {text}.", game=g.id, kind="announcement")]
+
+    async def _mod_announce(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        text = " ".join(words)
+        if not text:
+            raise Refusal("announce TEXT")
+        await self._write(g, [NewRecord(caller.id, "announce", {"text": text})])
+        mention = tuple(
+            s.user_id for s in g.seats if s.role == "player" and not s.user_id.startswith(AI_PREFIX)
+        )
+        return [Reply("channel", f"📣 {text}", game=g.id, kind="announcement", mention=mention)]
+
+    async def _mod_substitute(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if len(words) < 2:
+            raise Refusal("substitute OLD_USER NEW_USER [NAME]")
+        old_user, new_user = words[0], words[1]
+        name = " ".join(words[2:]) or new_user
+        seats = [s for s in g.seats if s.user_id == old_user and s.role == "player"]
+        if not seats:
+            raise Refusal(f"{old_user} plays no side in game {g.id}")
+        changes = []
+        for s in seats:
+            changes.append(Store.seat_leave(g.id, old_user, "player", s.side, g.head + 1))
+            changes.append(Store.seat_join(g.id, new_user, name, "player", s.side, g.head + 1))
+        await self._write(
+            g,
+            [NewRecord(caller.id, "substitute", {"old": old_user, "new": new_user})],
+            seats=changes,
+        )
+        await self._reload_seats(g)
+        sides = ", ".join(s.side for s in seats)
+        return [
+            Reply(
+                "channel",
+                f"{name} takes over {sides} in game {g.id}.",
+                game=g.id,
+                kind="announcement",
+                mention=(new_user,),
+            )
+        ]
+
+    async def _mod_seat(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if len(words) < 2:
+            raise Refusal("seat SIDE USER [NAME]")
+        side = self._side(g.setup, words[0])
+        user, name = words[1], " ".join(words[2:]) or words[1]
+        seat = Store.seat_join(g.id, user, name, "player", side, g.head + 1)
+        await self._write(
+            g,
+            [NewRecord(caller.id, "seat", {"join": "player", "side": side, "user": user})],
+            seats=[seat],
+        )
+        await self._reload_seats(g)
+        return [
+            Reply("channel", f"{name} plays {side} in game {g.id}.", game=g.id)
+        ] + await self._maybe_start(g, caller)
+
+    async def _mod_unseat(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if len(words) != 1:
+            raise Refusal("unseat USER")
+        mine = [s for s in g.seats if s.user_id == words[0]]
+        if not mine:
+            raise Refusal(f"{words[0]} holds no seat in game {g.id}")
+        seats = [Store.seat_leave(g.id, s.user_id, s.role, s.side, g.head + 1) for s in mine]
+        await self._write(g, [NewRecord(caller.id, "seat", {"unseat": words[0]})], seats=seats)
+        await self._reload_seats(g)
+        return [Reply("channel", f"{words[0]} no longer holds a seat in game {g.id}.", game=g.id)]
+
+    async def _mod_end(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        if not words:
+            raise Refusal("end SIDE|draw REASON")
+        who = words[0].lower()
+        winner = None if who == "draw" else self._side(g.setup, who)
+        result = {"winner": winner, "reason": " ".join(words[1:]) or "ended by a moderator"}
+        await self._write(
+            g,
+            [NewRecord(caller.id, "end", {"result": result})],
+            status="over",
+            settings=g.settings | {"result": result},
+            deadline=None,
+        )
+        g.row = replace(g.row, status="over", settings=g.settings | {"result": result})
+        return [
+            Reply(
+                "channel",
+                f"Game {g.id} ended by a moderator: {_result_text(g)}",
+                game=g.id,
+                kind="result",
+            )
+        ]
+
+    # --- deadlines -------------------------------------------------------------------
+    def _deadline_for(
+        self, g: LiveGame, state: GameState | None = None
+    ) -> tuple[str, float] | None:
+        hours = g.settings.get("deadline_hours")
+        if g.status != "active" or not hours:
+            return None
+        if state is not None and state is not g.state:
+            saved = g.record.state
+            g.record.state = state
+            try:
+                step = g.step_key()
+            finally:
+                g.record.state = saved
+        else:
+            step = g.step_key()
+        if (state or g.state).over:
+            return None
+        return step, self.clock() + float(hours) * 3600
+
+    async def tick(self, now: float | None = None) -> list[Reply]:
+        """Reminders and expired deadlines of every game (call it every minute or so)."""
+        now = self.clock() if now is None else now
+        out: list[Reply] = []
+        for gid, step, due, reminded in await self.store.deadlines():
+            try:
+                g = await self.game(gid)
+            except Refusal:
+                continue
+            async with g.lock:
+                current = await self.store.deadline(gid)
+                if current is None or current[0] != step or g.status != "active":
+                    continue
+                if current[0] != g.step_key():  # the step changed without a new deadline
+                    await self._write(g, [], deadline=self._deadline_for(g))
+                    continue
+                if now >= due:
+                    out += await self._expire(g)
+                    continue
+                marks = sorted((float(h) for h in g.settings.get("reminders") or ()), reverse=True)
+                due_marks = [i for i, h in enumerate(marks, start=1) if now >= due - h * 3600]
+                if due_marks and max(due_marks) > reminded:
+                    await self.store.mark_reminded(gid, max(due_marks))
+                    for side in g.awaited():
+                        out.append(
+                            Reply(
+                                "side",
+                                f"Reminder: game {g.id} awaits you ({g.where()}); "
+                                f"deadline <t:{int(due)}:R>.",
+                                game=g.id,
+                                side=side,
+                                kind="reminder",
+                                mention=tuple(g.humans(side)),
+                            )
+                        )
+        return out
+
+    async def _expire(self, g: LiveGame) -> list[Reply]:
+        policy = g.settings.get("policy", "pause")
+        late = [s for s in g.awaited() if s not in g.ai_sides()]
+        if policy == "pause":
+            await self._set_status(g, Caller("deadline"), "paused", "deadline passed")
+            return [
+                Reply(
+                    "channel",
+                    f"Deadline passed in game {g.id} (awaiting {', '.join(late)}): the game is "
+                    "paused until a moderator resumes it.",
+                    game=g.id,
+                    kind="announcement",
+                )
+            ]
+        from engine.wb95 import defaults as _defaults
+
+        entries: list[Entry] = []
+        trial = _copy_record(g)
+        stuck = None
+        for side in late:
+            for _ in range(AI_INPUT_LIMIT):
+                if side not in flow.awaited_sides(trial.state) or trial.state.over:
+                    break
+                order = _defaults.next_default(trial.state, side)
+                if order is None:
+                    break
+                result: Applied | Rejection = Rejection("")
+                if policy == "pass" and not any(d.side == side for d in trial.state.pending):
+                    done = parse_order("done")
+                    assert done is not None
+                    result = await asyncio.to_thread(trial.submit, side, done)
+                if not isinstance(result, Applied):  # a decision, or `done` not yet allowed
+                    result = await asyncio.to_thread(trial.submit, side, order)
+                if isinstance(result, Rejection):
+                    stuck = f"{side}: {format_order(order)} was refused: {result}"
+                    break
+                entries.append(trial.entries[-1])
+            if stuck:
+                break
+        actor = Caller("deadline", "deadline")
+        records = [
+            NewRecord("deadline", "input", _input_body(e) | {"policy": policy}) for e in entries
+        ]
+        out = await self._commit_inputs(
+            g, actor, entries, records, None, "deadline", "", trial=trial
+        )
+        how = "passed" if policy == "pass" else "played by the default policy"
+        text = f"Deadline passed in game {g.id}: {', '.join(late)} {how} ({len(entries)} inputs)."
+        out.insert(0, Reply("channel", text, game=g.id, kind="announcement"))
+        if stuck:
+            await self._set_status(g, actor, "paused", stuck)
+            out.append(
+                Reply(
+                    "moderators",
+                    f"Game {g.id} paused: the deadline policy could not go on ({stuck}).",
+                    game=g.id,
+                )
+            )
+        return out
+
+    # --- the built-in opponent --------------------------------------------------------
+    @property
+    def has_opponent(self) -> bool:
+        return self._opponents is not None
+
+    async def nudge(self, game_id: str | None = None) -> list[Reply]:
+        """Let the built-in opponent play where a game awaits only it (after a restart
+        that fell between a player's input and the opponent's answer). Without a game id:
+        every running game with an opponent seat."""
+        if game_id is None:
+            out: list[Reply] = []
+            for row in await self.store.games(statuses=("active",)):
+                out += await self.nudge(row.id)
+            return out
+        g = await self.game(game_id)
+        async with g.lock:
+            awaited = g.awaited()
+            ai = g.ai_sides()
+            if not ai or not awaited or any(s not in ai for s in awaited):
+                return []
+            return await self._run_ai(g) + self._next_step(g, None)
+
+    # --- the write path --------------------------------------------------------------
+    async def _write(self, g: LiveGame, records: Sequence[NewRecord], **kw: Any) -> None:
+        try:
+            g.head = await self.store.append(g.id, g.head, records, ts=self.clock(), **kw)
+        except Conflict:
+            self.forget(g.id)
+            raise Refusal("the game changed meanwhile; please try again") from None
+        except StoreError as e:
+            raise Refusal(f"nothing was saved: {e}") from None
+        g.row = replace(g.row, head=g.head)
+
+    async def _replayed(
+        self, g: LiveGame, key: str | None, verb: str, user: str, text: str
+    ) -> list[Reply] | None:
+        if key is None:
+            return None
+        found = await self.store.request(key)
+        if found is None:
+            return None
+        gid, fingerprint, reply = found
+        if gid != g.id or fingerprint != _fingerprint(verb, user, text):
+            raise Refusal(
+                "this request id was already used for a different request; nothing was applied"
+            )
+        return [Reply.from_json(r) for r in reply["replies"]]
+
+    def _check_playing(self, g: LiveGame, expect: int | None, allow_paused: bool = False) -> None:
+        if g.status == "open":
+            raise Refusal(
+                f"game {g.id} has not started: seats to fill: {', '.join(g.unfilled()) or 'none'}"
+            )
+        if g.status == "paused" and not allow_paused:
+            raise Refusal(f"game {g.id} is paused by its moderator")
+        if g.status == "over" or g.state.over:
+            raise Refusal(f"game {g.id} is over: {_result_text(g)}")
+        if expect is not None and expect != g.last_event:
+            raise Refusal("the game has moved on since that message; look again (`/game status`)")
+
+    async def _commit_inputs(
+        self,
+        g: LiveGame,
+        caller: Caller,
+        entries: list[Entry],
+        records: list[NewRecord],
+        key: str | None,
+        verb: str,
+        text: str,
+        *,
+        state: GameState | None = None,
+        trial: GameRecord | None = None,
+    ) -> list[Reply]:
+        before_step = g.step_key()
+        if trial is None:
+            new = _copy_record(g)
+            new.entries.extend(entries)
+            new.state = g.state if state is None else state
+        else:
+            new = trial
+        viewer_of_caller = g.viewer_for(caller.id, caller.server_mod)
+        events = [e for entry in entries for e in entry.events]
+        replies = self._input_replies(g, new.state, caller, viewer_of_caller, entries, events)
+        await self._write_inputs(g, new, records, key, verb, caller.id, text, replies)
+        ai_replies = await self._run_ai(g)
+        if caller.id and not caller.id.startswith(AI_PREFIX) and caller.id != "deadline":
+            await self.store.set_last_seen(g.id, caller.id, g.last_event)
+        return replies + ai_replies + self._next_step(g, before_step)
+
+    async def _write_inputs(
+        self,
+        g: LiveGame,
+        new: GameRecord,
+        records: list[NewRecord],
+        key: str | None,
+        verb: str,
+        user: str,
+        text: str,
+        replies: list[Reply],
+    ) -> None:
+        g.inputs_since_snapshot += len(records)
+        snap = None
+        if g.inputs_since_snapshot >= self.snapshot_every:
+            snap = (g.head + len(records), new.state.snapshot())
+        over = new.state.over
+        status = "over" if over else None
+        old_record = g.record
+        g.record = new  # so _deadline_for sees the new step
+        try:
+            request = (
+                None
+                if key is None
+                else (
+                    key,
+                    _fingerprint(verb, user, text),
+                    {"replies": [r.to_json() for r in replies]},
+                )
+            )
+            await self._write(
+                g,
+                records,
+                request=request,
+                snapshot=snap,
+                status=status,
+                deadline=None if over else self._deadline_if_changed(g, old_record.state),
+            )
+        except BaseException:
+            g.record = old_record
+            g.inputs_since_snapshot -= len(records)
+            raise
+        if snap is not None:
+            g.inputs_since_snapshot = 0
+        if over:
+            g.row = replace(g.row, status="over")
+
+    def _deadline_if_changed(
+        self, g: LiveGame, before: GameState
+    ) -> tuple[str, float] | bool | None:
+        saved = g.record.state
+        g.record.state = before
+        old_step = g.step_key()
+        g.record.state = saved
+        if g.step_key() == old_step:
+            return False
+        return self._deadline_for(g)
+
+    async def _run_ai(self, g: LiveGame) -> list[Reply]:
+        """Let built-in opponents play while the game awaits only them."""
+        if self._opponents is None or g.status != "active":
+            return []
+        ai = g.ai_sides()
+        if not ai:
+            return []
+        trial = _copy_record(g)
+        entries: list[Entry] = []
+        stuck = None
+        for _ in range(AI_INPUT_LIMIT):
+            if trial.state.over:
+                break
+            awaited = flow.awaited_sides(trial.state)
+            side = next((s for s in awaited if s in ai), None)
+            if side is None:
+                break
+            player = self._ai.get((g.id, side))
+            if player is None:
+                player = self._opponents(side, g.row.seed)
+                self._ai[(g.id, side)] = player
+            order = await asyncio.to_thread(player, trial.state)
+            result: Applied | Rejection | None = None
+            if order is not None:
+                result = await asyncio.to_thread(trial.submit, side, order)
+            if order is None or isinstance(result, Rejection):
+                from engine.wb95 import defaults as _defaults
+
+                fallback = _defaults.next_default(trial.state, side)
+                if fallback is None:
+                    stuck = f"the built-in opponent ({side}) has no input"
+                    break
+                result = await asyncio.to_thread(trial.submit, side, fallback)
+                if isinstance(result, Rejection):
+                    stuck = f"the built-in opponent ({side}) is stuck: {result}"
+                    break
+            entries.append(trial.entries[-1])
+        if not entries and stuck is None:
+            return []
+        actor = Caller(AI_PREFIX + "opponent", "Kessel")
+        records = [NewRecord(AI_PREFIX + (e.side or ""), "input", _input_body(e)) for e in entries]
+        events = [e for entry in entries for e in entry.events]
+        replies = (
+            [
+                Reply(
+                    "channel",
+                    "\n".join(lines_for(events, trial.state, SPECTATOR)) or "The opponent plays.",
+                    game=g.id,
+                    kind="turn",
+                )
+            ]
+            if events
+            else []
+        )
+        for side in g.setup.sides:
+            if g.humans(side) and events:
+                text = "\n".join(lines_for(events, trial.state, side))
+                if text:
+                    replies.append(Reply("side", text, game=g.id, side=side))
+        await self._write_inputs(g, trial, records, None, "ai", actor.id, "", replies)
+        if stuck:
+            await self._set_status(g, actor, "paused", stuck)
+            replies.append(Reply("moderators", f"Game {g.id} paused: {stuck}", game=g.id))
+        return replies
+
+    # --- replies ---------------------------------------------------------------------
+    def _input_replies(
+        self,
+        g: LiveGame,
+        state: GameState,
+        caller: Caller,
+        viewer: str,
+        entries: list[Entry],
+        events: list[Event],
+    ) -> list[Reply]:
+        lines = [f"✔ {e.line}" for e in entries]
+        lines += lines_for(events, state, viewer)
+        out = [Reply("caller", "\n".join(lines), game=g.id, private=True, kind="result")]
+        public = lines_for(events, state, SPECTATOR)
+        if any(e.kind in _PUBLIC_KINDS for e in events) and public:
+            out.append(Reply("channel", "\n".join(public), game=g.id, kind="result"))
+        return out
+
+    def _next_step(self, g: LiveGame, before_step: str | None) -> list[Reply]:
+        """Who must act now, pinged when it changed; decisions go to their side."""
+        if g.status == "over" or g.state.over:
+            return [
+                Reply(
+                    "channel",
+                    f"Game {g.id} is over: {_result_text(g)}",
+                    game=g.id,
+                    kind="result",
+                    map_viewer=SPECTATOR,
+                )
+            ]
+        if g.status != "active" or g.step_key() == before_step:
+            return []
+        out = []
+        for side in g.awaited():
+            humans = tuple(g.humans(side))
+            if not humans:
+                continue
+            asks = [d for d in g.state.pending if d.side == side]
+            if asks:
+                v = view(g.state, side)
+                mine = [p for p in v.pending if p.options is not None]
+                d = asks[0]
+                out.append(
+                    Reply(
+                        "side",
+                        f"Game {g.id}: {side} must decide — {d.kind} ({d.rule}). "
+                        f"Options: {mine[0].options if mine else ''}",
+                        game=g.id,
+                        side=side,
+                        kind="decision",
+                        mention=humans,
+                        data={
+                            "decision": {
+                                "kind": d.kind,
+                                "rule": d.rule,
+                                "options": mine[0].options if mine else None,
+                            },
+                            "expect": g.last_event,
+                        },
+                    )
+                )
+            else:
+                out.append(
+                    Reply(
+                        "side",
+                        f"Game {g.id}: your turn — {g.where()}.",
+                        game=g.id,
+                        side=side,
+                        kind="turn",
+                        mention=humans,
+                        map_viewer=side,
+                    )
+                )
+        if out:
+            out.insert(
+                0,
+                Reply(
+                    "channel",
+                    f"Game {g.id}: {g.where()}. " + "; ".join(self._awaiting_lines(g)),
+                    game=g.id,
+                    kind="turn",
+                ),
+            )
+        return out
+
+    # --- parsing helpers -------------------------------------------------------------
+    @staticmethod
+    def _side(setup: Setup, side: str) -> str:
+        s = side.strip().lower()
+        if s not in setup.sides:
+            raise Refusal(
+                f"'{side}' is not a side of this game; the sides are {', '.join(setup.sides)}"
+            )
+        return s
+
+    @staticmethod
+    def _parse_one(text: str) -> Order:
+        try:
+            order = parse_order(text)
+        except NotationError as e:
+            raise Refusal(e.message) from None
+        if order is None:
+            raise Refusal("no order given")
+        return order
+
+    def _acting_side(self, g: LiveGame, caller: Caller, order: Order) -> str:
+        sides = g.sides_of(caller.id)
+        if order.side == "mod":
+            raise Refusal("moderator lines go through `/mod`")
+        if not sides:
+            if g.is_spectator(caller.id):
+                raise Refusal("spectators cannot give orders")
+            if self._may_moderate(g, caller):
+                raise Refusal("moderators give orders for a side with `/mod answer SIDE ORDER`")
+            raise Refusal(f"you hold no seat in game {g.id}")
+        if order.side is not None:
+            if order.side not in sides:
+                raise Refusal(f"you play {' and '.join(sides)}, not {order.side}")
+            return order.side
+        if len(sides) == 1:
+            return sides[0]
+        awaited = [s for s in g.awaited() if s in sides]
+        if len(awaited) == 1:
+            return awaited[0]
+        raise Refusal(
+            "you play more than one side here: start the line with the side, e.g. `german: done`"
+        )
+
+
+# Events worth a line in the game's public channel (as a spectator reads them); plain
+# moves stay in the players' own replies and the log.
+_PUBLIC_KINDS = frozenset(
+    {
+        "dice_rolled",  # every die is rolled in the open
+        "combat_resolved",
+        "cel_lost",
+        "retreated",
+        "pursued",
+        "fire_resolved",
+        "air_battle",
+        "revealed",
+        "unit_eliminated",
+        "hq_lost",
+        "game_ended",
+        "turn_started",
+        "reinforcement_entered",
+        "bridge_destroyed",
+        "bridge_built",
+        "withdrawn",
+        "mod_edited",
+    }
+)
+
+
+def _is_done(order: Order) -> bool:
+    return order.verb == "done"
+
+
+def _input_body(e: Entry) -> dict[str, Any]:
+    return {
+        "side": e.side,
+        "line": format_order(e.order),
+        "events": [event_json(ev) for ev in e.events],
+    }
+
+
+def _copy_record(g: LiveGame) -> GameRecord:
+    return g.record.copy()
+
+
+def _apply_all(state: GameState, given: list[tuple[str, Order]]) -> tuple[list[Entry], GameState]:
+    """Apply orders in turn to the position; all or nothing."""
+    out = []
+    for i, (side, order) in enumerate(given, start=1):
+        result = wb95.apply(state, side, order)
+        if isinstance(result, Rejection):
+            where = f"line {order.line or i}: " if len(given) > 1 else ""
+            kept = " Nothing of this block was applied." if len(given) > 1 else ""
+            raise Refusal(f"{where}{format_order(order)} — {result}.{kept}", result.rule)
+        out.append(Entry(side, order, tuple(result.events)))
+        state = result.state
+    return out, state
+
+
+def _visible(g: LiveGame, viewer: str) -> list[Event]:
+    from engine.view import visible_events
+
+    return visible_events(g.record.events, viewer)
+
+
+def _result_text(g: LiveGame) -> str:
+    result = g.settings.get("result") or g.state.result or {}
+    if not result:
+        return "no result"
+    winner = result.get("winner")
+    why = result.get("reason") or result.get("why") or ""
+    return (f"{winner} wins" if winner else "a draw") + (f" ({why})" if why else "")
+
+
+def _hours(words: list[str]) -> float:
+    try:
+        h = float(words[0])
+    except (IndexError, ValueError):
+        raise Refusal("give a number of hours, e.g. 24") from None
+    if not 0 < h <= 24 * 30:
+        raise Refusal("hours must be between 0 and 720")
+    return h
+
+
+def _setting(key: str, value: Any) -> Any:
+    if key not in DEFAULT_SETTINGS or key == "extensions_used":
+        raise Refusal(
+            f"unknown setting '{key}'; settings: "
+            + ", ".join(k for k in DEFAULT_SETTINGS if k != "extensions_used")
+        )
+    text = str(value).strip().lower()
+    if key == "policy":
+        if text not in ("pass", "default", "pause"):
+            raise Refusal("policy must be pass, default or pause (docs/deadlines.md)")
+        return text
+    if key == "deadline_hours":
+        if value is None or text in ("off", "none"):
+            return None
+        return _hours([text])
+    if key == "reminders":
+        if isinstance(value, list):
+            return [_hours([str(v)]) for v in value]
+        return [_hours([p]) for p in text.replace(",", " ").split()]
+    if key == "max_extensions":
+        if not text.isdigit() or int(text) > 50:
+            raise Refusal("max_extensions must be a whole number 0-50")
+        return int(text)
+    if key == "autostart":
+        if text not in ("true", "false", "on", "off", "yes", "no"):
+            raise Refusal("autostart must be on or off")
+        return text in ("true", "on", "yes")
+    return value
+
+
+_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def _new_id(rng: random.Random, taken: set[str]) -> str:
+    while True:
+        gid = "".join(rng.choice(_ALPHABET) for _ in range(4))
+        if gid not in taken:
+            return gid
+
+
+__all__ = ["Caller", "LogRecord", "Referee", "Refusal", "Reply", "SeatRow"]

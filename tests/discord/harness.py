@@ -1,0 +1,463 @@
+"""An in-process Discord for the bot's tests (no network; discord.py 2.7.* pinned).
+
+Real INTERACTION_CREATE payloads go through discord.py's own gateway handler
+(`ConnectionState.parse_interaction_create`), so the command tree, transformers,
+autocomplete, DynamicItems and modals run as they would live. Everything the bot would
+send is recorded instead: interaction responses and follow-ups through a webhook adapter
+set in `discord.webhook.async_.async_context`, and REST calls (DMs, channel messages,
+threads) through a stand-in for `HTTPClient.request`. This is the one file that touches
+discord.py's private names (`_async_setup_hook`, `_connection`, `async_context`); a
+discord.py upgrade breaks here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from discord.webhook import async_ as webhook_async
+
+from bot.discord.client import KesselBot
+from bot.service import Referee
+
+assert discord.__version__.startswith("2.7."), "the harness is written for discord.py 2.7"
+
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD = 700000000000000001
+CHANNEL = 700000000000000010
+MANAGE_GUILD = 1 << 5
+ACK_BUDGET = 2.0  # seconds from the payload to the first response
+_ids = itertools.count(800000000000000001)
+
+
+def new_id() -> int:
+    return next(_ids)
+
+
+def user_payload(uid: int, name: str) -> dict[str, Any]:
+    return {
+        "id": str(uid),
+        "username": name,
+        "discriminator": "0",
+        "global_name": name,
+        "avatar": None,
+    }
+
+
+@dataclass
+class Sent:
+    """One thing the bot sent: where, and the JSON body Discord would get."""
+
+    where: str  # "response" (interaction callback), "followup", "edit", "channel", "dm", "thread"
+    target: str  # interaction id, channel id or user id
+    body: dict[str, Any]
+    files: list[str] = field(default_factory=list)
+    message: dict[str, Any] | None = None
+    at: float = field(default_factory=time.monotonic)
+
+    @property
+    def content(self) -> str:
+        data = self.body.get("data", self.body)
+        return str(data.get("content") or "")
+
+    @property
+    def ephemeral(self) -> bool:
+        data = self.body.get("data", self.body)
+        return bool(int(data.get("flags") or 0) & 64)
+
+    @property
+    def type(self) -> int | None:
+        t = self.body.get("type")
+        return int(t) if t is not None else None
+
+    def buttons(self) -> list[dict[str, Any]]:
+        data = self.body.get("data", self.body)
+        return [c for row in data.get("components") or [] for c in row.get("components", [])]
+
+
+def _message(channel: str, body: dict[str, Any], files: list[str]) -> dict[str, Any]:
+    data = body.get("data", body)
+    return {
+        "id": str(new_id()),
+        "channel_id": channel,
+        "type": 0,
+        "content": data.get("content") or "",
+        "author": user_payload(BOT_ID, "Kessel") | {"bot": True},
+        "attachments": [
+            {
+                "id": str(new_id()),
+                "filename": f,
+                "size": 1,
+                "url": "https://x/" + f,
+                "proxy_url": "https://x/" + f,
+            }
+            for f in files
+        ],
+        "embeds": [],
+        "mentions": [],
+        "mention_roles": [],
+        "mention_everyone": False,
+        "pinned": False,
+        "tts": False,
+        "timestamp": "2026-01-01T00:00:00+00:00",
+        "edited_timestamp": None,
+        "flags": int(data.get("flags") or 0),
+        "components": data.get("components") or [],
+    }
+
+
+def _body(payload: Any, multipart: Any) -> dict[str, Any]:
+    if payload is not None:
+        return dict(payload)
+    for part in multipart or []:
+        if part.get("name") == "payload_json":
+            return dict(json.loads(part["value"]))
+    return {}
+
+
+def _filenames(files: Any) -> list[str]:
+    return [f.filename for f in files or []]
+
+
+class Recorder(webhook_async.AsyncWebhookAdapter):
+    """Interaction HTTP (responses, follow-ups, edits) recorded instead of sent."""
+
+    def __init__(self, log: list[Sent]) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.log = log
+
+    async def request(
+        self,
+        route: Any,
+        session: Any,
+        *,
+        payload: Any = None,
+        multipart: Any = None,
+        files: Any = None,
+        **kw: Any,
+    ) -> Any:
+        path = route.path
+        body = _body(payload, multipart)
+        names = _filenames(files)
+        target = str(route.webhook_token).removeprefix("token-")  # the interaction id
+        if path.endswith("/callback"):
+            msg = _message(str(CHANNEL), body, names) if body.get("type") == 4 else None
+            self.log.append(Sent("response", target, body, names, msg))
+            out: dict[str, Any] = {"interaction": {"id": target, "type": body.get("type")}}
+            if msg is not None:
+                out["resource"] = {"type": 4, "message": msg}
+            return out
+        if route.method == "POST":
+            msg = _message(str(CHANNEL), body, names)
+            self.log.append(Sent("followup", target, body, names, msg))
+            return msg
+        if route.method == "PATCH":
+            msg = _message(str(CHANNEL), body, names)
+            self.log.append(Sent("edit", target, body, names, msg))
+            return msg
+        return None
+
+
+class FakeHTTP:
+    """REST calls (DMs, channel messages, private threads) recorded; a user in `blocked`
+    has DMs closed: sending to them raises 403 like Discord (50007)."""
+
+    def __init__(self, log: list[Sent]) -> None:
+        self.log = log
+        self.blocked: set[int] = set()
+        self.dm_of: dict[int, int] = {}  # DM channel id -> user id
+        self.threads: dict[int, int] = {}  # thread id -> parent channel id
+        self.calls: list[tuple[str, str]] = []
+
+    async def request(self, route: Any, *, files: Any = None, form: Any = None, **kw: Any) -> Any:
+        method, path = route.method, route.path
+        self.calls.append((method, path))
+        params = route.__dict__
+        if method == "POST" and path == "/users/@me/channels":
+            user = int(kw["json"]["recipient_id"])
+            cid = new_id()
+            self.dm_of[cid] = user
+            return {
+                "id": str(cid),
+                "type": 1,
+                "recipients": [user_payload(user, f"user{user}")],
+                "last_message_id": None,
+            }
+        if method == "POST" and path == "/channels/{channel_id}/messages":
+            cid = int(params["channel_id"])
+            body = _body(kw.get("json"), form)
+            names = _filenames(files)
+            if cid in self.dm_of:
+                user = self.dm_of[cid]
+                if user in self.blocked:
+                    raise discord.Forbidden(
+                        SimpleNamespace(status=403, reason="Forbidden"),
+                        {"code": 50007, "message": "Cannot send messages to this user"},
+                    )
+                msg = _message(str(cid), body, names)
+                self.log.append(Sent("dm", str(user), body, names, msg))
+            else:
+                where = "thread" if cid in self.threads else "channel"
+                msg = _message(str(cid), body, names)
+                self.log.append(Sent(where, str(cid), body, names, msg))
+            return msg
+        if method == "POST" and path == "/channels/{channel_id}/threads":
+            tid = new_id()
+            self.threads[tid] = int(params["channel_id"])
+            return {
+                "id": str(tid),
+                "type": 12,
+                "guild_id": str(GUILD),
+                "parent_id": params["channel_id"],
+                "name": "t",
+                "owner_id": str(BOT_ID),
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 10080,
+                    "archive_timestamp": "2026-01-01T00:00:00+00:00",
+                    "locked": False,
+                },
+            }
+        if method == "PUT" and "thread-members" in path:
+            return None
+        raise AssertionError(f"the bot made an unexpected request: {method} {path}")
+
+
+@dataclass
+class Person:
+    id: int
+    name: str
+    roles: tuple[int, ...] = ()
+    manage_guild: bool = False
+
+    def member(self) -> dict[str, Any]:
+        perms = MANAGE_GUILD if self.manage_guild else 0
+        return {
+            "user": user_payload(self.id, self.name),
+            "roles": [str(r) for r in self.roles],
+            "permissions": str(perms),
+            "joined_at": "2026-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "nick": None,
+            "flags": 0,
+        }
+
+
+def _option(name: str, value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        kind = 5
+    elif isinstance(value, int):
+        kind = 4
+    else:
+        kind = 3
+    return {"type": kind, "name": name, "value": value}
+
+
+class Harness:
+    """One bot instance over a referee; `restart()` gives a fresh bot on the same db."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.sent: list[Sent] = []
+        self.http = FakeHTTP(self.sent)
+        self.bot: KesselBot | None = None
+        self.ref: Referee | None = None
+        self._token = webhook_async.async_context.set(Recorder(self.sent))
+
+    async def start(self) -> KesselBot:
+        self.ref = await Referee.open(self.db, opponents=None)
+        bot = KesselBot(self.ref, tick=False)
+        bot.http.request = self.http.request  # type: ignore[method-assign]
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        state = bot._connection
+        state.user = discord.ClientUser(
+            state=state,
+            data=user_payload(BOT_ID, "Kessel") | {"bot": True},  # type: ignore[arg-type]
+        )
+        state.application_id = APP_ID
+        self.bot = bot
+        return bot
+
+    async def restart(self) -> KesselBot:
+        await self.stop()
+        return await self.start()
+
+    async def stop(self) -> None:
+        if self.ref is not None:
+            await self.ref.close()
+        self.bot = None
+        self.ref = None
+
+    def close(self) -> None:
+        webhook_async.async_context.reset(self._token)
+
+    # --- payloads ------------------------------------------------------------------
+    def _base(
+        self,
+        person: Person,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        dm: bool = False,
+        channel: int = CHANNEL,
+        message: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        iid = new_id()
+        p: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": f"token-{iid}",
+            "version": 1,
+            "data": data,
+            "locale": "en-US",
+            "app_permissions": "0",
+            "entitlements": [],
+            "authorizing_integration_owners": {},
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if dm:
+            cid = new_id()
+            p["channel_id"] = str(cid)
+            p["channel"] = {
+                "id": str(cid),
+                "type": 1,
+                "recipients": [user_payload(person.id, person.name)],
+            }
+            p["user"] = user_payload(person.id, person.name)
+            p["context"] = 1
+        else:
+            p["guild_id"] = str(GUILD)
+            p["channel_id"] = str(channel)
+            p["channel"] = {
+                "id": str(channel),
+                "type": 0,
+                "guild_id": str(GUILD),
+                "name": "games",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+            }
+            p["member"] = person.member()
+            p["guild_locale"] = "en-US"
+            p["context"] = 0
+        if message is not None:
+            p["message"] = message
+        return p
+
+    async def dispatch(self, payload: dict[str, Any]) -> list[Sent]:
+        """Feed one payload through discord.py and wait until the bot is done with it."""
+        assert self.bot is not None
+        before = len(self.sent)
+        started = time.monotonic()
+        known = asyncio.all_tasks()
+        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        for _ in range(100):
+            pending = [
+                t
+                for t in asyncio.all_tasks() - known
+                if not t.done() and t is not asyncio.current_task() and not _background(t)
+            ]
+            if not pending:
+                break
+            await asyncio.wait(pending, timeout=5)
+        else:
+            raise AssertionError(f"the bot did not finish: {pending}")
+        new = self.sent[before:]
+        first = next((s for s in new if s.where == "response"), None)
+        # Discord's 3 seconds to acknowledge, with a margin for a slow test machine
+        assert first is None or first.at - started < ACK_BUDGET, "acknowledged too late"
+        return new
+
+    async def command(
+        self, person: Person, path: str, *, dm: bool = False, channel: int = CHANNEL, **options: Any
+    ) -> list[Sent]:
+        """`/game new scenario:...` as `command(p, "game new", scenario=...)`."""
+        names = path.split()
+        opts = [_option(k, v) for k, v in options.items() if v is not None]
+        for sub in reversed(names[1:]):
+            opts = [{"type": 1, "name": sub, "options": opts}]
+        data = {"id": str(new_id()), "name": names[0], "type": 1, "options": opts}
+        return await self.dispatch(self._base(person, 2, data, dm=dm, channel=channel))
+
+    async def autocomplete(
+        self, person: Person, path: str, focused: str, **options: Any
+    ) -> list[dict[str, Any]]:
+        names = path.split()
+        opts = []
+        for k, v in options.items():
+            o = _option(k, v)
+            if k == focused:
+                o["type"] = 3
+                o["focused"] = True
+            opts.append(o)
+        for sub in reversed(names[1:]):
+            opts = [{"type": 1, "name": sub, "options": opts}]
+        data = {"id": str(new_id()), "name": names[0], "type": 1, "options": opts}
+        sent = await self.dispatch(self._base(person, 4, data))
+        assert sent and sent[-1].type == 8, sent
+        return list(sent[-1].body["data"]["choices"])
+
+    async def click(
+        self, person: Person, sent: Sent, label: str, *, dm: bool = False
+    ) -> list[Sent]:
+        """Click the button labelled `label` on a message the bot sent."""
+        assert sent.message is not None
+        button = next(b for b in sent.buttons() if b.get("label") == label)
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        return await self.dispatch(self._base(person, 3, data, dm=dm, message=sent.message))
+
+    async def submit_modal(self, person: Person, modal: Sent, values: list[str]) -> list[Sent]:
+        """Fill in the text inputs of a modal the bot opened, in order."""
+        data = modal.body["data"]
+        it = iter(values)
+
+        def fill(c: dict[str, Any]) -> dict[str, Any]:
+            if c.get("type") == 4:
+                return {"type": 4, "custom_id": c["custom_id"], "value": next(it)}
+            if "components" in c:
+                return {"type": c["type"], "components": [fill(x) for x in c["components"]]}
+            if "component" in c:
+                return {"type": c["type"], "component": fill(c["component"])}
+            return c
+
+        comps = [fill(c) for c in data["components"]]
+        payload = self._base(person, 5, {"custom_id": data["custom_id"], "components": comps})
+        return await self.dispatch(payload)
+
+
+def _background(task: asyncio.Task[Any]) -> bool:
+    """Tasks that live on after an interaction (view timeouts, the loop's own)."""
+    coro = task.get_coro()
+    return "timeout" in getattr(coro, "__qualname__", "").lower()
+
+
+def texts(sent: list[Sent], where: str | None = None) -> str:
+    return "\n".join(s.content for s in sent if where is None or s.where == where)
+
+
+ALICE = Person(100000000000000001, "Alice")
+BOB = Person(100000000000000002, "Bob")
+CAROL = Person(100000000000000003, "Carol")
+MOD = Person(100000000000000009, "Mo", manage_guild=True)
+
+
+@pytest.fixture
+async def h(tmp_path: Any) -> AsyncIterator[Harness]:
+    """A bot over a fresh database file (import this fixture into a test module)."""
+    harness = Harness(str(tmp_path / "kessel.db"))
+    await harness.start()
+    yield harness
+    await harness.stop()
+    harness.close()
