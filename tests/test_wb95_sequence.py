@@ -114,3 +114,26 @@ def test_3_2_2_an_hq_counts_one_cel() -> None:
     rec = play(scenario(units), "move s-hq 0203")
     r = reject(rec, "done")
     assert "9 CELs" in r.message
+
+
+def test_3_2_1_k94_a_move_that_over_stacks_a_hex_for_good_is_refused() -> None:
+    """K94: if no unit in the over-stacked hex could still move away, `done` could never
+    be accepted, so the move itself is refused; while one of them can still leave, the
+    move stands and only `done` waits for it."""
+    setup = scenario(
+        [
+            {"id": "s-a", "hex": "0203", "cel": 3},
+            {"id": "s-b", "hex": "0303", "cel": 3},
+            {"id": "s-c", "hex": "0304", "cel": 3},
+            {"id": "s-d", "hex": "0202", "cel": 3},
+            {"id": "g-x", "hex": "0808"},
+        ]
+    )
+    rec = play(setup, "move s-b 0203", "move s-a 0202")  # s-a moved out: 6 CELs left
+    rec = play(setup, "move s-b 0203", "move s-c 0203")  # 9 CELs, s-a may still leave
+    r = reject(rec, "done")
+    assert r.rule == "3.2.1"
+    rec = play(setup, "move s-b 0203", "move s-c 0203", "move s-a 0303")
+    rec = play(setup, "move s-a 0403", "move s-b 0403")  # s-a and s-b have moved
+    r = reject(rec, "move s-c 0403")
+    assert r.rule == "3.2.1" and r.ruling == "K94" and "0403" in r.message
