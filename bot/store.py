@@ -335,11 +335,13 @@ class Store:
         seats: Sequence[tuple[str, Sequence[Any]]] = (),
         snapshot: tuple[int, dict[str, Any]] | None = None,
         deadline: tuple[str, float] | bool | None = False,
+        seen: tuple[str, int] | None = None,
         ts: float | None = None,
     ) -> int:
         """Append `records` after `expect_head` in one transaction, with the game's new
-        status/settings, the request's (key, fingerprint, reply), seat changes, a snapshot
-        and the new deadline (None clears it, False leaves it). Returns the new head.
+        status/settings, the request's (key, fingerprint, reply), seat changes, a snapshot,
+        the new deadline (None clears it, False leaves it) and the event a user has now seen
+        (`seen`: user, event number). Returns the new head.
         Raises Conflict when the log is no longer at `expect_head`."""
         when = time.time() if ts is None else ts
         async with self._txn() as db:
@@ -367,6 +369,8 @@ class Store:
                     )
                 )
             steps += list(seats)
+            if seen is not None:
+                steps.append(self._seen_step(game_id, *seen))
             if snapshot is not None:
                 steps.append(
                     (
@@ -465,14 +469,14 @@ class Store:
         return int(rows[0][0]) if rows else 0
 
     async def set_last_seen(self, game_id: str, user: str, event_seq: int) -> None:
-        await self._write(
-            [
-                (
-                    "INSERT INTO last_seen(game_id, user_id, event_seq) VALUES (?,?,?)"
-                    " ON CONFLICT(game_id, user_id) DO UPDATE SET event_seq = excluded.event_seq",
-                    (game_id, user, event_seq),
-                )
-            ]
+        await self._write([self._seen_step(game_id, user, event_seq)])
+
+    @staticmethod
+    def _seen_step(game_id: str, user: str, event_seq: int) -> tuple[str, Sequence[Any]]:
+        return (
+            "INSERT INTO last_seen(game_id, user_id, event_seq) VALUES (?,?,?)"
+            " ON CONFLICT(game_id, user_id) DO UPDATE SET event_seq = excluded.event_seq",
+            (game_id, user, event_seq),
         )
 
     async def server_setting(self, guild: str, key: str, default: Any = None) -> Any:

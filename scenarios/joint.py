@@ -63,7 +63,7 @@ def _levels(north: list[dict[str, Any]], south: list[dict[str, Any]]) -> list[di
     """Both scenarios' automatic victories; the German VP scales added up (Kursk 11/19/26
     + Prokhorovka 16/24/32 = 27/43/58)."""
     auto = [copy.deepcopy(lv) for lv in [*north, *south] if lv.get("at_any_moment")]
-    scale = {}
+    scale: dict[str, int] = {}
     for lv in [*north, *south]:
         if lv.get("at_end") and lv.get("vp") is not None:
             scale[lv["result"]] = scale.get(lv["result"], 0) + int(lv["vp"])

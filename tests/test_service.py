@@ -68,14 +68,22 @@ async def test_create_join_and_start_when_seats_are_filled(ref: Referee) -> None
 
 
 async def test_two_games_in_parallel_and_a_player_in_both(ref: Referee) -> None:
+    import asyncio
+
+    from engine.orders import Done
+
     g1 = await _game(ref)
-    g2 = await _game(ref, "demo-kursk")
+    g2 = await _game(ref, "demo-steblev", seed=9)
     assert g1 != g2
     mine = await ref.games(BOB, mine=True)
     assert {x["id"] for x in mine} == {g1, g2}
-    await ref.orders(ALICE, g1, "done")
-    assert (await ref.game(g2)).state.phase != (await ref.game(g1)).state.phase or True
-    assert (await ref.game(g1)).state.seq > 0
+    # both games take inputs at the same time; each keeps its own log and position
+    await asyncio.gather(ref.orders(ALICE, g1, "done"), ref.order(ALICE, g2, Done()))
+    a, b = await ref.game(g1), await ref.game(g2)
+    assert a.state.phase == b.state.phase and a.awaited() == b.awaited()
+    assert a.row.seed != b.row.seed
+    assert [r.body["line"] for r in await ref.store.log(g1) if r.kind == "input"] == ["done"]
+    assert [r.body["line"] for r in await ref.store.log(g2) if r.kind == "input"] == ["done"]
 
 
 async def test_permissions_other_side_spectator_and_moderator_tools(ref: Referee) -> None:
@@ -340,7 +348,10 @@ async def test_built_in_opponent_plays_its_side(tmp_path: Path, clock: Clock) ->
         order = next_default(g.state, "soviet")
         assert order is not None
         await ref.orders(ALICE, gid, format_order(order))
-    actors = {r.actor for r in await ref.store.log(gid) if r.kind == "input"}
-    assert "ai:german" in actors
+    log = [r for r in await ref.store.log(gid) if r.kind == "input"]
+    assert "ai:german" in {r.actor for r in log}
+    since = _texts(await ref.history(ALICE, gid, since_last=True))
+    if log[-1].actor == "ai:german":  # what the opponent did after Alice's last input
+        assert "nothing new" not in since
     assert g.state.turn >= 2 or g.state.over
     await ref.close()

@@ -252,11 +252,11 @@ def test_11_1_5_k33_e33_stacks_through_one_hex_pay_n_times_its_cost() -> None:
     assert r.rule == "11.1.5" and "at most 8" in r.message
     play_on = [
         "enter s-w0 s-w1 s-w2 s-w3 A 0104 0204",  # 1st stack: 2 MP, then 1 on
-        "enter s-w4 s-w5 s-w6 s-w7 A",  # 2nd stack: 4 MP
+        "enter s-w4 s-w5 s-w6 A",  # 2nd stack: 4 MP (6 CELs: room for one more, K94)
     ]
     rec = play(s, *play_on)
     entered = [e.data for e in rec.events if e.kind == "reinforcement_entered"]
-    assert [(e["stack"], e["entry_cost"]) for e in entered] == [(1, "2")] * 4 + [(2, "4")] * 4
+    assert [(e["stack"], e["entry_cost"]) for e in entered] == [(1, "2")] * 4 + [(2, "4")] * 3
     r = reject(rec, "enter s-w8 s-w9 A")
     assert r.rule == "11.1.5" and r.ruling == "R13"
     assert "3rd stack" in r.message and "3 x 2 = 6 MP" in r.message and "has 4" in r.message
@@ -274,9 +274,9 @@ def test_11_1_5_k33_e33_stacks_through_one_hex_pay_n_times_its_cost() -> None:
     # the count starts again in the next phase: in the Strategic Movement Phase the third
     # woods stack is a 1st stack (2 MP of 4 - 2)
     until(rec, 1, "strategic")
-    give(rec, "enter s-w8 s-w9 A")
+    give(rec, "enter s-w8 A")
     ev = last(rec, "reinforcement_entered")
-    assert ev["unit"] == "s-w9" and ev["stack"] == 1 and ev["entry_cost"] == "2"
+    assert ev["unit"] == "s-w8" and ev["stack"] == 1 and ev["entry_cost"] == "2"
 
 
 def test_11_1_5_r13_caps_the_first_stack_only() -> None:
@@ -301,7 +301,7 @@ def test_11_1_5_k33_one_order_is_one_stack_and_an_hq_counts_one_cel() -> None:
     rec = play(s)
     r = reject(rec, "enter s-0 s-1 s-2 s-3 s-hq A")  # 8 CELs and the HQ's 1 (3.2.2)
     assert r.rule == "11.1.5" and "9 CELs" in r.message
-    rec = play(s, "enter s-0 s-1 s-2 s-hq A", "enter s-3 A")
+    rec = play(s, "enter s-0 s-1 s-2 s-hq A 0101 0102", "enter s-3 A")  # 1st stack on: K94
     stacks = {e.data["unit"]: e.data["stack"] for e in rec.events if e.kind.endswith("entered")}
     assert stacks == {"s-0": 1, "s-1": 1, "s-2": 1, "s-hq": 1, "s-3": 2}
 

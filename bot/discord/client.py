@@ -77,6 +77,12 @@ class KesselBot(discord.Client):
 
     async def _tick_forever(self) -> None:
         await self.wait_until_ready()
+        try:  # a restart between a player's input and the opponent's answer
+            replies = await self.ref.nudge()
+            if replies:
+                await self.notifier.deliver(replies)
+        except Exception:
+            log.exception("resuming the built-in opponents failed")
         while not self.is_closed():
             try:
                 await self.tick()

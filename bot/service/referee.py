@@ -655,6 +655,19 @@ class Referee:
                 g, caller, entries, records, key, "orders", text, state=state
             )
 
+    async def order(
+        self,
+        caller: Caller,
+        game_id: str,
+        order: Order,
+        *,
+        key: str | None = None,
+        expect: int | None = None,
+    ) -> list[Reply]:
+        """A structured order (a slash command's options, a button's answer): written in
+        the notation and judged exactly as a typed line, so the log reads the same."""
+        return await self.orders(caller, game_id, format_order(order), key=key, expect=expect)
+
     async def undo(self, caller: Caller, game_id: str) -> list[Reply]:
         """Take back the caller's last input, not past a die roll or a reveal."""
         g = await self.game(game_id)
@@ -1185,10 +1198,10 @@ class Referee:
         viewer_of_caller = g.viewer_for(caller.id, caller.server_mod)
         events = [e for entry in entries for e in entry.events]
         replies = self._input_replies(g, new.state, caller, viewer_of_caller, entries, events)
-        await self._write_inputs(g, new, records, key, verb, caller.id, text, replies)
+        person = caller.id and not caller.id.startswith(AI_PREFIX) and caller.id != "deadline"
+        seen = (caller.id, new.state.seq) if person else None  # "since your last turn"
+        await self._write_inputs(g, new, records, key, verb, caller.id, text, replies, seen)
         ai_replies = await self._run_ai(g)
-        if caller.id and not caller.id.startswith(AI_PREFIX) and caller.id != "deadline":
-            await self.store.set_last_seen(g.id, caller.id, g.last_event)
         return replies + ai_replies + self._next_step(g, before_step)
 
     async def _write_inputs(
@@ -1201,6 +1214,7 @@ class Referee:
         user: str,
         text: str,
         replies: list[Reply],
+        seen: tuple[str, int] | None = None,
     ) -> None:
         g.inputs_since_snapshot += len(records)
         snap = None
@@ -1227,6 +1241,7 @@ class Referee:
                 snapshot=snap,
                 status=status,
                 deadline=None if over else self._deadline_if_changed(g, old_record.state),
+                seen=seen,
             )
         except BaseException:
             g.record = old_record

@@ -664,6 +664,31 @@ def _shifts(
     return shifts
 
 
+def attack_strength(
+    state: GameState,
+    attackers: list[UnitState],
+    defenders: list[UnitState],
+    counted: HexId,
+    att_sp: dict[str, int],
+    att_support: int,
+) -> tuple[int, list[str], _FP]:
+    """The attack's SPs with what halves them, the notes saying why -- through a fixed
+    position (7.3.2; supporting SPs always, K46) or a fortified line (19.1.1) -- and the
+    fixed position found (its CMs come later, 7.3.3)."""
+    attack_total = sum(att_sp.values()) + att_support
+    notes: list[str] = []
+    fp = _fixed_position(state, attackers, counted)
+    if fp.front:
+        front = sum(att_sp[u] for u in fp.front) + att_support
+        halved = halve(front)
+        attack_total = attack_total - front + halved
+        notes.append(f"{front} SPs attacking through the fixed position count {halved} (7.3.2, R5)")
+    elif (fl := fortified_lines.assess(state, attackers, defenders, counted, att_sp)).front:
+        attack_total, note = fortified_lines.halve_attack(attack_total, att_sp, att_support, fl)
+        notes.append(note)  # 19.1.1: like a fixed position
+    return attack_total, notes, fp
+
+
 def terrain_cms(state: GameState, h: HexId) -> int:
     """The defender's CMs for the terrain of hex `h` (5.5.1, 5.5.2: a row on top of its base
     adds up); as a count of CMs, >= 0 (A-10)."""
@@ -718,19 +743,10 @@ def roll_combat(ctx: Ctx) -> None:
     backing = {who: support_contributions(state, eng, who, declared.get(who, {})) for who in WHO}
     helpers = {who: [state.units[b.unit] for b in backing[who] if b.unit] for who in WHO}
     counted = _counted_hex(state, defenders, targets)
-    fp = _fixed_position(state, attackers, counted)
     att_support = sum(b.sp for b in backing["attacker"])
-    attack_total = sum(att_sp.values()) + att_support
-    notes: list[str] = []
-    if fp.front:
-        # 7.3.2: the SPs through the fixed position are halved, supporting SPs always (K46)
-        front = sum(att_sp[u] for u in fp.front) + att_support
-        halved = halve(front)
-        attack_total = attack_total - front + halved
-        notes.append(f"{front} SPs attacking through the fixed position count {halved} (7.3.2, R5)")
-    elif (fl := fortified_lines.assess(state, attackers, defenders, counted, att_sp)).front:
-        attack_total, note = fortified_lines.halve_attack(attack_total, att_sp, att_support, fl)
-        notes.append(note)  # 19.1.1: like a fixed position
+    attack_total, notes, fp = attack_strength(
+        state, attackers, defenders, counted, att_sp, att_support
+    )
     defence_total = sum(def_sp.values()) + sum(b.sp for b in backing["defender"])
     lone = all(lone_unit(state, u) for u in defenders)
     sit = situation(state, attackers, defenders, targets)

@@ -30,14 +30,13 @@ from engine.core import Ctx, Rejected, Rejection
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 from engine.view import UnitView, view
-from engine.wb95 import combat, fortified_lines, special, supply
+from engine.wb95 import combat, special, supply
 from engine.wb95.crt import (
     COLUMNS,
     CombatResult,
     Shift,
     clamp_roll,
     final_column,
-    halve,
     initial_column,
     lookup,
 )
@@ -148,18 +147,10 @@ def _reckon(state: GameState, side: str, decl: dict[str, Any]) -> dict[str, Any]
     def_lo = sum(lo_by_hex.values())
     def_hi = sum(hi_by_hex.values())
     counted = max(targets, key=lambda h: (hi_by_hex[h], -targets.index(h)))  # 5.5.3
-    fp = combat._fixed_position(state, attackers, counted)
     att_support = sum(b.sp for b in backing)
-    attack_total = sum(att_sp.values()) + att_support
-    notes: list[str] = []
-    if fp.front:
-        front = sum(att_sp[u] for u in fp.front) + att_support
-        halved = halve(front)
-        attack_total = attack_total - front + halved
-        notes.append(f"{front} SPs attacking through the fixed position count {halved} (7.3.2, R5)")
-    elif (fl := fortified_lines.assess(state, attackers, seen_units, counted, att_sp)).front:
-        attack_total, note = fortified_lines.halve_attack(attack_total, att_sp, att_support, fl)
-        notes.append(note)
+    attack_total, notes, fp = combat.attack_strength(
+        state, attackers, seen_units, counted, att_sp, att_support
+    )
     lone = _lone(state, seen_by_hex)
     shifts: list[Shift] = []
     if lone:

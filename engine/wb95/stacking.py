@@ -7,6 +7,7 @@ from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId
 from engine.state import GameState
 from engine.wb95 import flow, movement
+from engine.wb95.dispatch import after_input
 
 STACK_LIMIT = 8  # 3.2.1
 
@@ -39,21 +40,25 @@ def stranded(state: GameState, h: HexId, side: str) -> bool:
     )
 
 
-def _refuse_stranding(ctx: Ctx, unit_id: str, path: list[HexId]) -> None:
-    """A move or entry that would over-stack a hex for good is refused at once, instead
-    of leaving a `done` that can never be accepted (K94)."""
+@after_input
+def _refuse_stranding(ctx: Ctx) -> None:
+    """An input whose moves or entries leave a hex over-stacked for good is refused at
+    once, instead of leaving a `done` that can never be accepted (K94). Checked once the
+    whole input is through, so a stack entering together counts as one."""
     state = ctx.state
     if state.combat is not None or flow.current_phase(state).kind not in ("movement", "strategic"):
         return
-    u = state.units[unit_id]
-    if u.hex is not None and stranded(state, u.hex, u.side):
-        cels = stack_cels(state, u.side)[u.hex]
-        raise Rejected(
-            f"{unit_id} would leave {u.hex} over-stacked ({cels} CELs) with no unit there "
-            "able to move on, so the phase could not end",
-            "3.2.1",
-            "K94",
-        )
+    ended = sorted({e.data["unit"] for e in ctx.events if e.kind in MOVES})
+    for uid in ended:
+        u = state.units[uid]
+        if u.on_map and u.hex is not None and stranded(state, u.hex, u.side):
+            cels = stack_cels(state, u.side)[u.hex]
+            raise Rejected(
+                f"{uid} would leave {u.hex} over-stacked ({cels} CELs) with no unit there "
+                "able to move on, so the phase could not end",
+                "3.2.1",
+                "K94",
+            )
 
 
-movement.AFTER_MOVE.append(_refuse_stranding)
+MOVES = ("moved", "reinforcement_entered")
