@@ -39,7 +39,7 @@ from engine.hexgrid import HexId
 from engine.state import GameState
 from engine.view import view
 from engine.wb95 import defaults, flow, odds
-from engine.wb95.air import mission_options
+from engine.wb95.air import attaching, counters_left, mission_options, pool_left
 from engine.wb95.artillery import (
     barrage_targets,
     fire_targets,
@@ -57,12 +57,15 @@ from engine.wb95.crt import COLUMNS
 from engine.wb95.fortifications import can_fortify
 from engine.wb95.game import apply, legal_moves
 from engine.wb95.reinforcements import legal_entries
+from engine.wb95.sequence import PHASES, actors
 from engine.wb95.stacking import STACK_LIMIT
 from engine.wb95.strength import strength
 from engine.wb95.supply import Line, supply_costs, trace
+from engine.wb95.victory import victory_standing
 
 GOOD = COLUMNS.index("3:1")
 FAIR = COLUMNS.index("2:1")
+LOW = COLUMNS.index("3:2")
 
 
 class Opponent:
@@ -77,6 +80,8 @@ class Opponent:
         self._air = 0
         self._costs: tuple[tuple[int, int], dict[HexId, Fraction]] | None = None
         self._trace: tuple[tuple[int, int], dict[str, Line]] | None = None
+        self._stance: tuple[tuple[int, int], tuple[bool, bool]] | None = None
+        self._plan: dict[str, HexId] = {}  # unit -> hex next to an objective to attack
 
     # -- the entry point ----------------------------------------------------------------
 
@@ -88,6 +93,7 @@ class Opponent:
         now = (state.turn, state.phase)
         if now != self._phase:
             self._phase, self._handled, self._tried, self._air = now, set(), set(), 0
+            self._plan = {}
         mine = [d for d in state.pending if d.side == side]
         if mine:
             d = mine[0]
@@ -168,6 +174,24 @@ class Opponent:
                 sp = mean
             out[v.hex] = out.get(v.hex, 0.0) + sp
         return out
+
+    def _posture(self, state: GameState) -> tuple[bool, bool]:
+        """(must attack, time is short): the side must attack when it is not ahead on VPs
+        (`victory_standing`) and some victory hex it could take is held by the enemy or
+        nobody; time is short from the last two turns on."""
+        key = (state.turn, state.phase)
+        if self._stance is not None and self._stance[0] == key:
+            return self._stance[1]
+        vp = victory_standing(state)["vp"]
+        enemy = state.setup.enemy_of(self.side)
+        to_take = any(
+            state.control.get(v.hex) != self.side and (v.side is None or v.side == self.side)
+            for v in state.setup.victory
+        )
+        attack = to_take and vp.get(self.side, 0) <= vp.get(enemy, 0)
+        short = state.turn >= state.setup.turns - 1
+        self._stance = (key, (attack, short))
+        return attack, short
 
     # -- decisions ------------------------------------------------------------------------
 
@@ -279,15 +303,23 @@ class Opponent:
 
     def _combat(self, state: GameState) -> Iterable[o.Order]:
         side = self.side
-        duty = bool(mandatory_outstanding(state, side)[0] or mandatory_outstanding(state, side)[1])
-        scored: list[tuple[tuple[float, ...], o.Attack]] = []
         must, must_hit = mandatory_outstanding(state, side)
+        duty = bool(must or must_hit)
+        attack, short = self._posture(state)
+        goals = set(self._goals(state))
+        scored: list[tuple[tuple[float, ...], o.Attack]] = []
         for units, hexes in self._attack_orders(state):
             decl = {"side": side, "attackers": units, "defenders": [], "targets": hexes}
             guns = tuple(support_candidates(state, engagement(state, decl), "attacker"))
+            # 8.2.2, R16: its offensive air support over the defending hexes, named
+            air = tuple(str(m["id"]) for m in attaching(state, side, "support-attack", hexes))
             for support in (guns, ()) if guns else ((),):
                 order = o.Attack(
-                    units=tuple(units), target=hexes[0], also=tuple(hexes[1:]), support=support
+                    units=tuple(units),
+                    target=hexes[0],
+                    also=tuple(hexes[1:]),
+                    support=support,
+                    air=air,
                 )
                 p = odds.preview(state, side, order)
                 if not isinstance(p, dict):
@@ -298,10 +330,20 @@ class Opponent:
                     1 for d in must_hit if state.units[d].hex in hexes
                 )
                 open_ground = not any("CM" in x and "defender +" in x for x in p["explanation"])
-                good = col >= GOOD or (col >= FAIR and open_ground)
+                on_goal = any(h in goals for h in hexes)
+                bar = FAIR if open_ground else GOOD  # holding: counter-attack at good odds
+                if attack and on_goal:  # objectives to take: 2:1, 3:2 late with an edge
+                    bar = LOW if short and (open_ground or p["modifier"] < 0) else FAIR
+                good = col >= bar
                 if not good and not (duty and meets):
                     continue
-                score = (float(good), float(meets), col + gain, -len(units) - len(support))
+                score = (
+                    float(good),
+                    float(on_goal and attack),
+                    float(meets),
+                    col + gain,
+                    -len(units) - len(support),
+                )
                 scored.append((score, order))
         scored.sort(key=lambda x: x[0], reverse=True)
         yield from (order for _, order in scored)
@@ -320,8 +362,42 @@ class Opponent:
             yield o.Barrage(units=tuple(targets[h]), target=h)
         yield o.Done()
 
+    def _air_support(self, state: GameState) -> list[o.Air]:
+        """8.2.2: offensive support over the enemy hexes its next Combat Phase is likely
+        to attack -- enemy-held objectives first, then the enemy stacks its units touch or
+        nearly touch -- when that Combat Phase comes before the next Air Phase."""
+        side = self.side
+        nxt = PHASES[(state.phase + 3) % len(PHASES)]
+        if nxt.kind != "combat" or side not in actors(nxt, state.setup.side_names):
+            return []
+        grid = state.setup.map.grid
+        enemy = self._enemy(state)
+        own = [(u.hex, strength(state, u, True).sp) for u in state.on_map(side) if u.hex]
+        goals = set(self._goals(state))
+        attack, _ = self._posture(state)
+
+        def rank(h: HexId) -> tuple[float, ...]:
+            near = sum(sp for x, sp in own if grid.distance(x, h) <= 2)
+            adj = sum(sp for x, sp in own if grid.adjacent(x, h))
+            return (-float(attack and h in goals), -float(adj > 0), -(near / enemy[h]), h)
+
+        targets = [h for h in sorted(enemy, key=rank) if any(grid.distance(x, h) <= 2 for x, _ in own)]
+        out: list[o.Air] = []
+        counters = counters_left(state, side)
+        left = pool_left(state, side)
+        for i, h in enumerate(targets[:2]):
+            if counters:
+                if i < len(counters):
+                    out.append(o.Air(mission="support-attack", hex=h, counter=counters[i].id))
+            elif left > 0:
+                out.append(o.Air(mission="support-attack", hex=h, amount=max(1, min(left, 4))))
+        return out
+
     def _airphase(self, state: GameState) -> Iterable[o.Order]:
         if self._air < 6:
+            for a in self._air_support(state):
+                self._air += 1
+                yield a
             opts = mission_options(state, self.side, limit=8)
             opts.sort(key=lambda a: (not a.mission.startswith("support"), a.hex))
             for a in opts:
@@ -343,6 +419,15 @@ class Opponent:
         if self._trace is None or self._trace[0] != key:
             self._trace = (key, trace(state, self.side))
         return self._trace[1]
+
+    def _goals(self, state: GameState) -> list[HexId]:
+        """The victory hexes it does not hold and could count."""
+        held = state.control
+        return [
+            v.hex
+            for v in state.setup.victory
+            if held.get(v.hex) != self.side and (v.side is None or v.side == self.side)
+        ]
 
     def _objectives(self, state: GameState, enemy: dict[HexId, float]) -> list[HexId]:
         held = state.control

@@ -355,3 +355,15 @@ async def test_built_in_opponent_plays_its_side(tmp_path: Path, clock: Clock) ->
         assert "nothing new" not in since
     assert g.state.turn >= 2 or g.state.over
     await ref.close()
+
+
+async def test_a_co_moderator_gets_the_tools_and_unseat_takes_them_away(ref: Referee) -> None:
+    gid = await _game(ref)
+    with pytest.raises(Refusal, match="only the game's moderators"):
+        await ref.mod(CAROL, gid, "pause")
+    await ref.mod(ALICE, gid, "moderator u-carol Carol")  # Alice created the game
+    await ref.mod(CAROL, gid, "pause")
+    assert (await ref.game(gid)).status == "paused"
+    await ref.mod(ALICE, gid, "unseat u-carol")
+    with pytest.raises(Refusal, match="only the game's moderators"):
+        await ref.mod(CAROL, gid, "resume")

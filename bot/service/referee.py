@@ -55,6 +55,7 @@ SERVICE_VERBS = (
     "substitute",
     "seat",
     "unseat",
+    "moderator",
     "answer",
     "end",
 )
@@ -701,6 +702,7 @@ class Referee:
         """A moderator command: `rollback EVENT`, `pause`, `resume`, `extend HOURS`,
         `deadline HOURS|off`, `policy pass|default|pause`, `set KEY VALUE`, `announce TEXT`,
         `substitute OLD_USER NEW_USER [NAME]`, `seat SIDE USER [NAME]`, `unseat USER`,
+        `moderator USER [NAME]` (a co-moderator),
         `answer SIDE ORDER...`, `end [SIDE|draw] REASON`, or a position edit the engine
         referees (`place UNIT HEX`, `cel UNIT N`, ...). Every act goes into the log."""
         g = await self.game(game_id)
@@ -959,6 +961,20 @@ class Referee:
         return [
             Reply("channel", f"{name} plays {side} in game {g.id}.", game=g.id)
         ] + await self._maybe_start(g, caller)
+
+    async def _mod_moderator(
+        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+    ) -> list[Reply]:
+        """`moderator USER [NAME]`: give another person the game's moderator tools."""
+        if not words:
+            raise Refusal("moderator USER [NAME]")
+        user, name = words[0], " ".join(words[1:]) or words[0]
+        if g.is_moderator(user):
+            raise Refusal(f"{name} already moderates game {g.id}")
+        seat = Store.seat_join(g.id, user, name, "moderator", "", g.head + 1)
+        await self._write(g, [NewRecord(caller.id, "seat", {"moderator": user})], seats=[seat])
+        await self._reload_seats(g)
+        return [Reply("channel", f"{name} now moderates game {g.id}.", game=g.id)]
 
     async def _mod_unseat(
         self, g: LiveGame, caller: Caller, words: list[str], key: str | None

@@ -19,7 +19,7 @@ from engine.wb95.artillery import (
     support_candidates,
     why_no_setup,
 )
-from engine.wb95.combat import attack_options, engagement
+from engine.wb95.combat import attack_options, engagement, mandatory_message
 from engine.wb95.game import legal_moves
 from engine.wb95.reinforcements import legal_delays, legal_entries
 from engine.wb95.scenario_rules import owed
@@ -59,7 +59,8 @@ def candidate_orders(
         out.extend(_entries(state, side))
     for _, n, can in owed(state, side):  # a scenario's withdrawal due today
         out.append(o.Withdraw(units=tuple(u.id for u in can[:n])))
-    out.append(o.Done())
+    if not (kind == "combat" and mandatory_message(state, side)):  # 5.1.7: duties first
+        out.append(o.Done())
     return out[-limit:]
 
 
