@@ -54,11 +54,30 @@ def _people(ids: list[str]) -> list[str]:
     return [i for i in ids if i.isdigit() and not i.startswith(AI_PREFIX)]
 
 
+DM_RETRY_SECONDS = 24 * 3600
+
+
 class Notifier:
     def __init__(self, bot: KesselBot) -> None:
         self.bot = bot
-        self.dm_closed: set[str] = set()
+        # Users whose DMs failed, with when: kept in the store so a restart does not
+        # retry them (repeated 403s count toward Discord's invalid-request limit), and
+        # tried again after a day, when they may have opened their DMs.
+        self.dm_closed: dict[str, float] = {}
+        self._closed_loaded = False
         self.threads: dict[tuple[str, str], int] = {}  # (game, user) -> private thread id
+
+    async def _dms_closed(self, user: str) -> bool:
+        if not self._closed_loaded:
+            stored = await self.bot.ref.store.server_setting("", "dm_closed", {})
+            self.dm_closed.update({str(k): float(v) for k, v in stored.items()})
+            self._closed_loaded = True
+        since = self.dm_closed.get(user)
+        return since is not None and self.bot.ref.clock() - since < DM_RETRY_SECONDS
+
+    async def _mark_closed(self, user: str) -> None:
+        self.dm_closed[user] = self.bot.ref.clock()
+        await self.bot.ref.store.set_server_setting("", "dm_closed", self.dm_closed)
 
     async def deliver(
         self, replies: list[Reply], interaction: discord.Interaction[Any] | None = None
@@ -145,13 +164,13 @@ class Notifier:
         text = r.text
         if view is None and r.kind == "decision":
             text += "\n(answer with `/orders`)"
-        if user not in self.dm_closed:
+        if not await self._dms_closed(user):
             try:
                 channel = await self.bot.create_dm(discord.Object(int(user)))
                 await _send_parts(channel, text, files, view)
                 return
             except discord.Forbidden:
-                self.dm_closed.add(user)
+                await self._mark_closed(user)
                 log.info("DMs closed", extra={"user": user})
         if interaction is not None and str(interaction.user.id) == user:
             for i, part in enumerate(chunks(text)):
@@ -179,7 +198,8 @@ class Notifier:
         g = await self.bot.ref.game(r.game)
         if not g.row.channel.isdigit():
             return
-        tid = self.threads.get((g.id, user))
+        key = f"thread:{g.id}:{user}"
+        tid = self.threads.get((g.id, user)) or await self.bot.ref.store.server_setting("", key)
         if tid is None:
             data = await self.bot.http.start_thread_without_message(
                 int(g.row.channel),
@@ -190,7 +210,8 @@ class Notifier:
             )
             tid = int(data["id"])
             await self.bot.http.add_user_to_thread(tid, int(user))
-            self.threads[(g.id, user)] = tid
+            await self.bot.ref.store.set_server_setting("", key, tid)
+        self.threads[(g.id, user)] = tid
         thread = self.bot.get_partial_messageable(tid)
         await _send_parts(thread, f"<@{user}> {text}", files, view)
 

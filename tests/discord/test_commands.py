@@ -164,6 +164,13 @@ async def test_a_closed_dm_falls_back_and_is_remembered(h: Harness) -> None:
     # new DM is attempted (Discord counts failed requests)
     out = await h.command(ALICE, "map")
     assert sum(1 for m, p in h.http.calls if p == "/users/@me/channels") == dm_tries
+    # a restart remembers both the closed DMs and the private thread
+    bot = await h.restart()
+    assert await bot.notifier._dms_closed(str(ALICE.id))
+    threads_before = sum(1 for m, p in h.http.calls if p.endswith("/threads"))
+    await h.command(BOB, "done")  # may notify Alice again: same thread, no new DM
+    assert sum(1 for m, p in h.http.calls if p == "/users/@me/channels") == dm_tries
+    assert sum(1 for m, p in h.http.calls if p.endswith("/threads")) == threads_before
 
 
 async def test_errors_are_friendly_and_private(h: Harness) -> None:
