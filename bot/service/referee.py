@@ -140,7 +140,7 @@ class Referee:
                 return live
             row = await self.store.game(gid)
             if row is None:
-                raise Refusal(f"there is no game '{game_id}'; `/game list` shows the games")
+                raise Refusal(f"there is no game '{game_id}'; the game list shows the games")
             setup = self._setup(row)
             try:
                 records = await self.store.log(gid)
@@ -194,7 +194,7 @@ class Referee:
         sides = " and ".join(setup.sides)
         text = (
             f"Game **{g.id}** created: {setup.name} ({g.row.scenario}, seed {g.row.seed}). "
-            f"Seats: {sides}. Join with `/game join {g.id} SIDE`."
+            f"Seats: {sides}; join a side to play."
         )
         out = [Reply("caller", text, game=g.id, kind="result"), Reply("channel", text, game=g.id)]
         return out + await self._maybe_start(g, caller)
@@ -367,7 +367,7 @@ class Referee:
                 raise Refusal(
                     "every side needs a player first: "
                     + ", ".join(g.unfilled())
-                    + " (or `/game join` the built-in opponent)"
+                    + " (or seat the built-in opponent)"
                 )
             return await self._start(g, caller)
 
@@ -1189,7 +1189,7 @@ class Referee:
         if g.status == "over" or g.state.over:
             raise Refusal(f"game {g.id} is over: {_result_text(g)}")
         if expect is not None and expect != g.last_event:
-            raise Refusal("the game has moved on since that message; look again (`/game status`)")
+            raise Refusal("the game has moved on since that message; look at its status again")
 
     async def _commit_inputs(
         self,
@@ -1457,7 +1457,7 @@ class Referee:
             if g.is_spectator(caller.id):
                 raise Refusal("spectators cannot give orders")
             if self._may_moderate(g, caller):
-                raise Refusal("moderators give orders for a side with `/mod answer SIDE ORDER`")
+                raise Refusal("a moderator gives orders for a side with `answer SIDE ORDER`")
             raise Refusal(f"you hold no seat in game {g.id}")
         if order.side is not None:
             if order.side not in sides:
