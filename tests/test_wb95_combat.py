@@ -377,3 +377,23 @@ def test_legal_actions_list_attacks_and_whether_done_is_allowed() -> None:
     assert {"units": ["g-a", "g-b", "g-c"], "hexes": ["0505"]} in acts["attacks"]
     assert acts["done"] is False  # the attack is mandatory (5.1.3)
     assert legal_actions(rec.state, "soviet")["done"] is False  # not its phase
+
+
+def test_5_4_k95_a_pursuit_or_advance_may_not_over_stack_the_hex() -> None:
+    """K95: 3.2.1 holds when the Combat Phase ends and nothing moves after a pursuit, so
+    the pursuer that would bring the emptied hex over 8 CELs is refused; it may pass."""
+    units = [
+        {"id": "g-a", "hex": "0604", "sp": 8, "cel": 4},
+        {"id": "g-b", "hex": "0605", "sp": 4, "cel": 4},
+        {"id": "g-c", "hex": "0506", "sp": 2, "cel": 2},
+        {"id": "s-a", "hex": "0505", "sp": 1, "cel": 1},
+    ]
+    setup = scenario(units, start=GERMAN_COMBAT)
+    lines = ["attack g-a g-b g-c -> 0505", "german: losses g-c"]  # 10:1, roll 2: -1 / D5D -1
+    lines += ["german: pursue g-a 0505", "german: pursue g-b 0505"]  # s-a eliminated: 8 CELs
+    rec = play(setup, *lines, dice=(1, 1))
+    assert rec.state.units["s-a"].eliminated
+    r = reject(rec, "german: pursue g-c 0505")
+    assert r.rule == "3.2.1" and r.ruling == "K95" and "9 CELs" in r.message
+    rec = play(setup, *lines, "german: pass", dice=(1, 1))
+    assert not rec.state.pending and rec.state.units["g-c"].hex == "0506"

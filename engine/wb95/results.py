@@ -634,6 +634,10 @@ def _check_pursuit(state: GameState, u: UnitState, path: list[HexId], opts: dict
             if f in state.setup.table.hexsides
         )
         prev = h
+    cels = stack_cels(state, u.side).get(path[-1], 0) + (1 if spec.is_hq else u.cel)
+    if cels > STACK_LIMIT:  # the Combat Phase could not end (3.2.1): pass instead
+        why = f"a pursuit cannot end in {path[-1]}: it would hold {cels} CELs, over {STACK_LIMIT}"
+        raise Rejected(why, "3.2.1", "K95")
     if opts["mode"] != "advance" and not any(opts["paths"].get(path[0], [])):
         # guns left behind where no retreat began: only their hex (6.2.4, E20, K48)
         if len(path) > 1:
