@@ -251,7 +251,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result_json(res, viewer), ensure_ascii=False))
     else:
-        for e in visible_events(res.record.events, viewer):
+        for e in visible_events(res.record.events, viewer, res.record.state):
             if text := describe_event(e):
                 print(text)
         if viewer == MODERATOR:
@@ -303,7 +303,9 @@ def _render(args: argparse.Namespace) -> int:
         print(f"line {r['line']}: rejected: {r['order']}\n  {r['message']}", file=sys.stderr)
         return 2
     try:
-        events = visible_events(res.record.events, viewer) if args.events else None
+        events = (
+            visible_events(res.record.events, viewer, res.record.state) if args.events else None
+        )
         img = snapshot(
             res.record.state,
             viewer,

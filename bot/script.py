@@ -142,7 +142,9 @@ def result_json(res: RunResult, viewer: str = MODERATOR) -> dict[str, Any]:
     out["bridge_works"] = vj["bridge_works"]
     out["air"] = vj["air"]  # air missions in play (8.0), public once revealed
     out["air_left"] = vj["air_left"]
-    out["events"] = [e.to_json() for e in visible_events(res.record.events, viewer)]
+    out["events"] = [
+        e.to_json() for e in visible_events(res.record.events, viewer, res.record.state)
+    ]
     return out
 
 

@@ -234,15 +234,36 @@ def view(state: GameState, viewer: str) -> View:
     )
 
 
-def visible_events(events: Iterable[Event], viewer: str) -> list[Event]:
+def visible_events(
+    events: Iterable[Event], viewer: str, state: GameState | None = None
+) -> list[Event]:
     """The event log as `viewer` (a side, "spectator" or "moderator") may read it: another
     side's sealed submissions show only who made them ("soviet submitted a sealed input")
     until they are revealed (DESIGN §2, K27). The moderator reads the full log, from which
-    a replay rebuilds the state."""
+    a replay rebuilds the state. Given the current `state`, an event that names a unit the
+    viewer does not see in full now (a hidden counter of an enemy stack, 16.1.1) names it
+    only as "a Soviet unit": the viewer learns what it would see across the table."""
     out = sealed.redact(events, viewer)
     if viewer == MODERATOR:
         return out
-    return [_private(e, viewer) for e in out]
+    shown = [_private(e, viewer) for e in out]
+    if state is None:
+        return shown
+    known = {u.id for u in view(state, viewer).units if u.id is not None and u.known == "full"}
+    hidden = {
+        u.id: f"a {u.side.capitalize()} unit" for u in state.units.values() if u.id not in known
+    }
+    return [Event(e.seq, e.kind, _mask(e.data, hidden)) for e in shown]
+
+
+def _mask(value: Any, hidden: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return hidden.get(value, value)
+    if isinstance(value, list):
+        return [_mask(v, hidden) for v in value]
+    if isinstance(value, dict):
+        return {k: _mask(v, hidden) for k, v in value.items()}
+    return value
 
 
 # Reports that name every unit of one side, hidden ones included: the other side (and a

@@ -79,3 +79,24 @@ def test_16_1_1_reports_about_one_unit_do_not_name_it_to_the_enemy() -> None:
     for theirs in visible_events([e, d], "german"):
         assert theirs.data["unit"] is None
     assert [x.data["unit"] for x in visible_events([e, d], "soviet")] == ["s-c", "s-c"]
+
+
+def test_16_1_1_the_log_does_not_name_a_hidden_counter_to_its_enemy() -> None:
+    """visible_events with the state: a unit that moved under another counter is "a Soviet
+    unit" to the German player and a spectator, itself to its owner and the moderator."""
+    from engine.view import MODERATOR, SPECTATOR, visible_events
+
+    units = [
+        {"id": "s-a", "hex": "0303"},
+        {"id": "s-b", "hex": "0203"},
+        {"id": "g-x", "hex": "0808"},
+    ]
+    rec = play(scenario(units), "move s-b 0303")  # s-a stays the top counter
+    moved = [e for e in rec.events if e.kind == "moved"]
+    for viewer in ("german", SPECTATOR):
+        (e,) = [x for x in visible_events(moved, viewer, rec.state)]
+        assert e.data["unit"] == "a Soviet unit"
+        assert "s-b" not in str(e.data)
+    for viewer in ("soviet", MODERATOR):
+        (e,) = visible_events(moved, viewer, rec.state)
+        assert e.data["unit"] == "s-b"

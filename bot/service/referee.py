@@ -1531,7 +1531,7 @@ def _apply_all(state: GameState, given: list[tuple[str, Order]]) -> tuple[list[E
 def _visible(g: LiveGame, viewer: str) -> list[Event]:
     from engine.view import visible_events
 
-    return visible_events(g.record.events, viewer)
+    return visible_events(g.record.events, viewer, g.state)
 
 
 def _result_text(g: LiveGame) -> str:
