@@ -8,6 +8,18 @@ of its parts of a phase with `done`. Its own `random.Random(seed)` only breaks t
 engine's dice are never touched.
 
 How it plays:
+- posture (`_posture`): it must attack when it is not ahead on VPs
+  (`engine.wb95.victory.victory_standing`) and a victory hex it could count is not its
+  own; otherwise it holds. Time is short from the scenario's second-to-last turn.
+- attacking: it concentrates (`_concentrate`) -- the units that can reach a hex next to
+  an enemy-held victory hex with 2:1 in SPs for the next Combat Phase (3:2 when time is
+  short) move there, the biggest first; an empty one is taken by the nearest unit; it
+  accepts 2:1 on an objective (3:2, the 1:1 column, late in the game in the open or with
+  its HQ's -1). Holding: one unit stays on each victory hex it holds and fortifies;
+  counter-attacks only at the good odds below.
+- air (8.2.2): in the Air Phase before its own Combat Phase it flies offensive support
+  over the enemy hexes it is most likely to attack (enemy-held objectives first), and
+  names the support missions over a defending hex in its `attack` orders (R16).
 - decisions: losses on the units that can best spare them (most CELs left, least SPs per
   CEL, never the last CEL while another unit can take it); retreats to the hex farthest
   from the enemy stacks it sees, out of enemy ZoC, nearest to its supply; pursuit when
@@ -65,7 +77,7 @@ from engine.wb95.victory import victory_standing
 
 GOOD = COLUMNS.index("3:1")
 FAIR = COLUMNS.index("2:1")
-LOW = COLUMNS.index("3:2")
+EVEN = COLUMNS.index("1:1")  # 3:2 reads the 1:1 column (1.5)
 
 
 class Opponent:
@@ -82,6 +94,7 @@ class Opponent:
         self._trace: tuple[tuple[int, int], dict[str, Line]] | None = None
         self._stance: tuple[tuple[int, int], tuple[bool, bool]] | None = None
         self._plan: dict[str, HexId] = {}  # unit -> hex next to an objective to attack
+        self._planned: tuple[int, int] | None = None
 
     # -- the entry point ----------------------------------------------------------------
 
@@ -93,7 +106,6 @@ class Opponent:
         now = (state.turn, state.phase)
         if now != self._phase:
             self._phase, self._handled, self._tried, self._air = now, set(), set(), 0
-            self._plan = {}
         mine = [d for d in state.pending if d.side == side]
         if mine:
             d = mine[0]
@@ -333,7 +345,9 @@ class Opponent:
                 on_goal = any(h in goals for h in hexes)
                 bar = FAIR if open_ground else GOOD  # holding: counter-attack at good odds
                 if attack and on_goal:  # objectives to take: 2:1, 3:2 late with an edge
-                    bar = LOW if short and (open_ground or p["modifier"] < 0) else FAIR
+                    edge = open_ground or p["modifier"] < 0
+                    ratio = p["attack_sp"] >= 1.5 * max(1, p["defence_sp"])
+                    bar = EVEN if short and edge and ratio else FAIR
                 good = col >= bar
                 if not good and not (duty and meets):
                     continue
@@ -376,12 +390,14 @@ class Opponent:
         goals = set(self._goals(state))
         attack, _ = self._posture(state)
 
-        def rank(h: HexId) -> tuple[float, ...]:
+        def rank(h: HexId) -> tuple[float, float, float, str]:
             near = sum(sp for x, sp in own if grid.distance(x, h) <= 2)
             adj = sum(sp for x, sp in own if grid.adjacent(x, h))
-            return (-float(attack and h in goals), -float(adj > 0), -(near / enemy[h]), h)
+            return (-float(attack and h in goals), -float(adj > 0), -(near / max(0.5, enemy[h])), h)
 
-        targets = [h for h in sorted(enemy, key=rank) if any(grid.distance(x, h) <= 2 for x, _ in own)]
+        targets = [
+            h for h in sorted(enemy, key=rank) if any(grid.distance(x, h) <= 2 for x, _ in own)
+        ]
         out: list[o.Air] = []
         counters = counters_left(state, side)
         left = pool_left(state, side)
@@ -438,6 +454,112 @@ class Opponent:
         ]
         return out or sorted(enemy)
 
+    def _garrisons(self, state: GameState) -> set[str]:
+        """One unit stays on each victory hex the side holds and stands on (the one that
+        can best be spared from the attack: the weakest, not an HQ)."""
+        vp_hexes = {v.hex for v in state.setup.victory if state.control.get(v.hex) == self.side}
+        out: set[str] = set()
+        for h in sorted(vp_hexes):
+            here = [
+                u
+                for u in state.units_at(h)
+                if u.side == self.side and not state.setup.units[u.id].is_hq
+            ]
+            if here:
+                out.add(min(here, key=lambda u: (strength(state, u, False).sp, u.id)).id)
+        return out
+
+    def _concentrate(
+        self,
+        state: GameState,
+        enemy: dict[HexId, float],
+        cels: dict[HexId, int],
+        short: bool,
+        keep: set[str],
+    ) -> dict[str, HexId]:
+        """The side must attack: for each victory hex it could take, the units that can
+        reach it (empty) or a hex next to it (held by the enemy) with enough SPs for 2:1
+        next Combat Phase (3:2 when time is short), the biggest first."""
+        side = self.side
+        grid = state.setup.map.grid
+        table = state.setup.table
+        mine = [
+            u
+            for u in state.on_map(side)
+            if u.hex
+            and u.id not in self._handled
+            and u.id not in keep
+            and not state.setup.units[u.id].is_hq
+            and state.setup.units[u.id].type != "art"
+            and strength(state, u, True).sp > 0
+        ]
+        fixed: dict[HexId, float] = {}  # SPs already next to a target that will stay
+        plan: dict[str, HexId] = {}
+        load = dict(cels)
+        goals = sorted(
+            self._goals(state),
+            key=lambda g: (
+                -next(v.vp for v in state.setup.victory if v.hex == g),
+                min((grid.distance(u.hex, g) for u in mine if u.hex), default=99),
+                g,
+            ),
+        )
+        reach: dict[str, dict[HexId, Any]] = {}
+
+        def moves(uid: str) -> dict[HexId, Any]:
+            if uid not in reach:
+                reach[uid] = legal_moves(state, uid)
+            return reach[uid]
+
+        def cover(h: HexId) -> int:
+            row = table.terrain.get(state.setup.map.terrain_of(h))
+            return -row.combat if row is not None else 0
+
+        for g in goals:
+            free = [u for u in mine if u.id not in plan and u.hex]
+            if g not in enemy:  # empty: the nearest unit that reaches it takes it
+                for u in sorted(free, key=lambda u: (grid.distance(u.hex or g, g), u.id)):
+                    if u.hex == g or (g in moves(u.id) and load.get(g, 0) + u.cel <= STACK_LIMIT):
+                        plan[u.id] = g
+                        load[g] = load.get(g, 0) + u.cel
+                        break
+                continue
+            ring = set(grid.neighbours(g))
+            need = (1.5 if short else 2.0) * enemy[g]
+            have = fixed.get(g, 0.0)
+            picks: list[tuple[str, HexId, int]] = []
+            for u in sorted(free, key=lambda u: (-strength(state, u, True).sp, u.id)):
+                if have >= need * 1.25:
+                    break
+                sp = strength(state, u, True).sp
+                if u.hex in ring:
+                    picks.append((u.id, u.hex, 0))
+                    have += sp
+                    continue
+                if grid.distance(u.hex or g, g) > 12:
+                    continue
+                spots = [
+                    h for h in moves(u.id) if h in ring and load.get(h, 0) + u.cel <= STACK_LIMIT
+                ]
+                if not spots:
+                    continue
+                best = max(
+                    spots,
+                    key=lambda h: (
+                        cover(h),
+                        -sum(1 for e in enemy if grid.adjacent(h, e) and e != g),
+                        h,
+                    ),
+                )
+                picks.append((u.id, best, u.cel))
+                have += sp
+            if have >= need:
+                for uid, h, c in picks:
+                    plan[uid] = h
+                    load[h] = load.get(h, 0) + c
+                fixed[g] = have
+        return plan
+
     def _movement(self, state: GameState, strategic: bool) -> Iterable[o.Order]:
         side = self.side
         enemy = self._enemy(state)
@@ -475,14 +597,29 @@ class Opponent:
             if u.hex:
                 own_sp[u.hex] = own_sp.get(u.hex, 0) + strength(state, u, True).sp
         goal_d: dict[HexId, int] = {}
+        attack, short = self._posture(state)
+        keep = self._garrisons(state)
+        if self._planned != self._phase:
+            self._planned = self._phase
+            self._plan = self._concentrate(state, enemy, cels, short, keep) if attack else {}
+        goal_set = set(self._goals(state))
         units = sorted(state.on_map(side), key=lambda x: (x.id in self._handled, x.id))
         for u in units:
             if u.id in self._handled or u.hex is None:
                 continue
             self._handled.add(u.id)
             spec = state.setup.units[u.id]
-            reach = legal_moves(state, u.id)
             here = u.hex
+            planned = self._plan.get(u.id)
+            if planned is not None and planned != here:
+                yield o.Move(units=(u.id,), path=(planned,))  # concentrate (5.1)
+            if planned is not None:
+                continue  # it stays to attack, or its move was refused: it holds
+            if u.id in keep:
+                if can_fortify(state, u) is None:
+                    yield o.Fortify(units=(u.id,))  # 7.1: hold the victory hex
+                continue
+            reach = legal_moves(state, u.id)
             oos = u.oos >= 1 or not lines.get(u.id, None) or not lines[u.id].supplied
             sp = strength(state, u, True).sp
 
@@ -513,7 +650,10 @@ class Opponent:
                     mine = own_sp.get(h, 0) + (0 if h == here else sp)
                     around = {x for e in near for x in grid.neighbours(e)} - {h}
                     mine += sum(own_sp.get(x, 0) for x in around)
-                    if mine < 2.0 * max(enemy[e] for e in near) or spec.is_hq or sp <= 0:
+                    need = 2.0
+                    if attack and any(e in goal_set for e in near):
+                        need = 1.5  # objectives to take: contact at 3:2 (5.1.3)
+                    if mine < need * max(enemy[e] for e in near) or spec.is_hq or sp <= 0:
                         value -= 50.0  # contact only where it could attack at 2:1 (5.1.3)
                     else:
                         value += 1.0

@@ -50,7 +50,9 @@ def _check(state: GameState, rng: random.Random) -> None:
 def test_from_snapshot_round_trip_over_self_play(scenario_id: str, steps: int) -> None:
     setup = load_scenario(scenario_id)
     seen: set[str] = set()
-    for seed in (1, 2):
+    for seed in (1, 2, 3, 4):  # a demo's random walk may end without a combat
+        if seed > 2 and {"pending", "combat"} <= seen:
+            break
         rng = random.Random(seed)
         rec = GameRecord(setup, seed=seed)
         for _ in range(steps):

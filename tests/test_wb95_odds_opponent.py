@@ -292,3 +292,33 @@ def test_5_2_1_opponent_takes_losses_from_the_unit_that_can_best_spare_them() ->
     assert d.kind == "losses"
     order = Opponent("german").choose(rec.state)
     assert isinstance(order, o.Losses) and "g-a" not in order.units  # not its last CEL
+
+
+def test_opponent_knows_whether_it_must_attack_or_may_hold() -> None:
+    """demo-steblev: the Germans hold every victory hex, the Soviets must take them;
+    demo-kursk: the Soviets lead 3 VPs to 2, the Germans must attack."""
+    steblev = GameRecord(load_scenario("demo-steblev")).state
+    assert Opponent("soviet")._posture(steblev) == (True, False)
+    assert Opponent("german")._posture(steblev) == (False, False)
+    kursk = GameRecord(load_scenario("demo-kursk")).state
+    assert Opponent("german")._posture(kursk)[0] and not Opponent("soviet")._posture(kursk)[0]
+
+
+@pytest.mark.parametrize(
+    ("scenario_id", "side"), [("demo-steblev", "soviet"), ("demo-kursk", "german")]
+)
+def test_5_1_8_2_2_opponent_attacks_for_the_victory_hexes_with_air_support(
+    scenario_id: str, side: str
+) -> None:
+    """The side that must take victory hexes attacks in most games and wins most of them
+    against random play (before: Soviets 0/8 on demo-steblev, Germans 1/8 on demo-kursk;
+    after, seeds 0-7: 7/8 and 8/8), and names its air support (8.2.2) in its attacks."""
+    wins = attacking = with_air = 0
+    for seed in range(6):
+        rec = drive(scenario_id, seed, {side: Opponent(side, seed)})
+        attacks = [e.order for e in rec.entries if e.side == side and isinstance(e.order, o.Attack)]
+        vp = victory_points(rec.state)
+        wins += vp[side] > max(n for s, n in vp.items() if s != side)
+        attacking += bool(attacks)
+        with_air += sum(1 for a in attacks if a.air)
+    assert attacking >= 4 and wins >= 4 and with_air >= 1
