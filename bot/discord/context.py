@@ -4,13 +4,13 @@ refusals. Nothing here decides a rule."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.service import Caller, Refusal
+from bot.service import Caller, Referee, Refusal, Reply
 
 if TYPE_CHECKING:
     from bot.discord.client import KesselBot
@@ -89,6 +89,21 @@ async def ack(interaction: discord.Interaction[Any], *, ephemeral: bool = True) 
     """Acknowledge within Discord's 3 seconds, before any writing or rendering."""
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+GameCommand = Callable[[Referee, Caller, str], Awaitable[list[Reply]]]
+
+
+async def in_game(
+    interaction: discord.Interaction[Any], game: str | None, call: GameCommand
+) -> None:
+    """The shape of most commands: acknowledge, find the caller and the game meant, ask
+    the service, deliver its replies."""
+    await ack(interaction)
+    caller = await caller_of(interaction)
+    gid = await game_of(interaction, caller, game)
+    out = await call(bot_of(interaction).ref, caller, gid)
+    await bot_of(interaction).notifier.deliver(out, interaction)
 
 
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:

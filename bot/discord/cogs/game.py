@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.context import ack, bot_of, caller_of, game_choices, game_of
+from bot.discord.context import ack, bot_of, caller_of, game_choices, game_of, in_game
 from bot.discord.notify import chunks, send
 from scenarios import list_scenarios
 
@@ -71,47 +71,27 @@ class GameGroup(app_commands.Group):
     @app_commands.command(name="join", description="Take a side (or spectator) in a game")
     @app_commands.autocomplete(game=game_choices, side=side_choices)
     async def join(self, interaction: Interaction, side: str, game: str | None = None) -> None:
-        await ack(interaction)
-        caller = await caller_of(interaction)
-        gid = await game_of(interaction, caller, game)
-        out = await bot_of(interaction).ref.join(caller, gid, side)
-        await bot_of(interaction).notifier.deliver(out, interaction)
+        await in_game(interaction, game, lambda ref, c, g: ref.join(c, g, side))
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     @app_commands.autocomplete(game=game_choices)
     async def leave(self, interaction: Interaction, game: str | None = None) -> None:
-        await ack(interaction)
-        caller = await caller_of(interaction)
-        gid = await game_of(interaction, caller, game)
-        out = await bot_of(interaction).ref.leave(caller, gid)
-        await bot_of(interaction).notifier.deliver(out, interaction)
+        await in_game(interaction, game, lambda ref, c, g: ref.leave(c, g))
 
     @app_commands.command(name="opponent", description="Seat Kessel's built-in opponent")
     @app_commands.autocomplete(game=game_choices, side=side_choices)
     async def opponent(self, interaction: Interaction, side: str, game: str | None = None) -> None:
-        await ack(interaction)
-        caller = await caller_of(interaction)
-        gid = await game_of(interaction, caller, game)
-        out = await bot_of(interaction).ref.seat_ai(caller, gid, side)
-        await bot_of(interaction).notifier.deliver(out, interaction)
+        await in_game(interaction, game, lambda ref, c, g: ref.seat_ai(c, g, side))
 
     @app_commands.command(name="start", description="Start the game (moderator)")
     @app_commands.autocomplete(game=game_choices)
     async def start(self, interaction: Interaction, game: str | None = None) -> None:
-        await ack(interaction)
-        caller = await caller_of(interaction)
-        gid = await game_of(interaction, caller, game)
-        out = await bot_of(interaction).ref.start(caller, gid)
-        await bot_of(interaction).notifier.deliver(out, interaction)
+        await in_game(interaction, game, lambda ref, c, g: ref.start(c, g))
 
     @app_commands.command(name="status", description="Where the game is and who must act")
     @app_commands.autocomplete(game=game_choices)
     async def status(self, interaction: Interaction, game: str | None = None) -> None:
-        await ack(interaction)
-        caller = await caller_of(interaction)
-        gid = await game_of(interaction, caller, game)
-        out = await bot_of(interaction).ref.status(caller, gid)
-        await bot_of(interaction).notifier.deliver(out, interaction)
+        await in_game(interaction, game, lambda ref, c, g: ref.status(c, g))
 
     @app_commands.command(name="seats", description="Who plays, watches and moderates")
     @app_commands.autocomplete(game=game_choices)
@@ -141,11 +121,7 @@ class GameGroup(app_commands.Group):
     @app_commands.command(name="resign", description="Resign: your side loses the game")
     @app_commands.autocomplete(game=game_choices)
     async def resign(self, interaction: Interaction, game: str | None = None) -> None:
-        await ack(interaction)
-        caller = await caller_of(interaction)
-        gid = await game_of(interaction, caller, game)
-        out = await bot_of(interaction).ref.resign(caller, gid)
-        await bot_of(interaction).notifier.deliver(out, interaction)
+        await in_game(interaction, game, lambda ref, c, g: ref.resign(c, g))
 
     @app_commands.command(name="export", description="The game record (`kessel run` replays it)")
     @app_commands.autocomplete(game=game_choices)
@@ -177,11 +153,7 @@ class GameGroup(app_commands.Group):
 @app_commands.command(name="spectate", description="Watch a game (spectator's view)")
 @app_commands.autocomplete(game=game_choices)
 async def spectate(interaction: Interaction, game: str | None = None) -> None:
-    await ack(interaction)
-    caller = await caller_of(interaction)
-    gid = await game_of(interaction, caller, game)
-    out = await bot_of(interaction).ref.join(caller, gid, "spectator")
-    await bot_of(interaction).notifier.deliver(out, interaction)
+    await in_game(interaction, game, lambda ref, c, g: ref.join(c, g, "spectator"))
 
 
 COMMANDS: list[Any] = [GameGroup(), spectate]

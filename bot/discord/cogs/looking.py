@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.cogs.orders import attack_targets, attackers, format_odds
-from bot.discord.context import ack, bot_of, caller_of, game_choices, game_of
+from bot.discord.context import ack, bot_of, caller_of, game_choices, game_of, in_game
 from bot.discord.notify import send
 from bot.discord.ruleindex import lookup
 from engine.view import UnitView
@@ -152,11 +152,11 @@ async def log(
     lines: app_commands.Range[int, 1, 200] = 40,
     game: str | None = None,
 ) -> None:
-    await ack(interaction)
-    caller = await caller_of(interaction)
-    gid = await game_of(interaction, caller, game)
-    out = await bot_of(interaction).ref.history(caller, gid, since_last=since_my_turn, limit=lines)
-    await bot_of(interaction).notifier.deliver(out, interaction)
+    await in_game(
+        interaction,
+        game,
+        lambda ref, c, g: ref.history(c, g, since_last=since_my_turn, limit=lines),
+    )
 
 
 @app_commands.command(name="rule", description="A rule case from the WB-95 rulebook")

@@ -11,11 +11,9 @@ from discord import app_commands
 
 from bot.discord.context import (
     MOD_ROLE_KEY,
-    ack,
     bot_of,
-    caller_of,
     game_choices,
-    game_of,
+    in_game,
     key_of,
 )
 from bot.discord.notify import send
@@ -51,11 +49,9 @@ class ModGroup(app_commands.Group):
     @app_commands.describe(text="e.g. pause · extend 24 · answer soviet pass · place s-232 0434")
     @app_commands.autocomplete(game=game_choices)
     async def act(self, interaction: Interaction, text: str, game: str | None = None) -> None:
-        await ack(interaction)
-        caller = await caller_of(interaction)
-        gid = await game_of(interaction, caller, game)
-        out = await bot_of(interaction).ref.mod(caller, gid, text, key=key_of(interaction))
-        await bot_of(interaction).notifier.deliver(out, interaction)
+        await in_game(
+            interaction, game, lambda ref, c, g: ref.mod(c, g, text, key=key_of(interaction))
+        )
 
     @act.autocomplete("text")
     async def act_text(

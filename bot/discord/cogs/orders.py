@@ -18,6 +18,7 @@ from bot.discord.context import (
     choices,
     game_choices,
     game_of,
+    in_game,
     key_of,
     legal_of,
     word_choices,
@@ -288,11 +289,7 @@ async def done(interaction: Interaction, game: str | None = None) -> None:
 @app_commands.command(name="undo", description="Take back your last input (not past a die roll)")
 @app_commands.autocomplete(game=game_choices)
 async def undo(interaction: Interaction, game: str | None = None) -> None:
-    await ack(interaction)
-    caller = await caller_of(interaction)
-    gid = await game_of(interaction, caller, game)
-    out = await bot_of(interaction).ref.undo(caller, gid)
-    await bot_of(interaction).notifier.deliver(out, interaction)
+    await in_game(interaction, game, lambda ref, c, g: ref.undo(c, g))
 
 
 @app_commands.command(name="orders", description="Give a block of orders (PBEM style)")
