@@ -627,3 +627,22 @@ def test_10_2_3_notation_errors() -> None:
         parse_order("move s-1 full")
     with pytest.raises(NotationError, match="'full' twice"):
         parse_order("attack s-1 -> 0503 full s-1 full")
+
+
+def test_10_1_the_integer_search_equals_the_fraction_search() -> None:
+    """supply_costs searches in whole 1/2520 MPs for speed; it must give exactly what the
+    same search on Fractions gives (korsun-1944 and kursk openings, both sides)."""
+    from fractions import Fraction
+
+    from engine.record import GameRecord
+    from engine.wb95 import supply
+    from scenarios import load_scenario
+
+    for sid in ("korsun-1944", "kursk"):
+        state = GameRecord(load_scenario(sid), seed=1).state
+        for side in state.setup.sides:
+            mps = [supply.supply_mp(state, u) for u in state.on_map(side)]
+            limit = Fraction(max(mps, default=0))
+            exact = supply._search(state, side, limit, lambda f: f)
+            assert supply.supply_costs(state, side) == exact
+            assert exact

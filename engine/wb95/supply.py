@@ -29,10 +29,11 @@ suffered or an attack without Dx costs a level (10.2.4, K44), at once (10.2.5).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from engine.core import Ctx, Event, Rejected
 from engine.hexgrid import HexId, Hexside
@@ -177,24 +178,52 @@ def supply_mp(state: GameState, u: UnitState) -> int:
     return state.setup.supply_table.mp.get(state.setup.units[u.id].nation, 0)
 
 
+# Supply MPs are searched as whole multiples of 1/SCALE MP: integer sums and comparisons
+# are far cheaper than Fractions, and exact. Every MP fraction of the tables divides it
+# (halves, thirds, quarters ...); a cost that does not makes the search run on Fractions.
+SCALE = 2520  # lcm(1..10)
+
+
+class _Inexact(Exception):
+    pass
+
+
+def _scaled(f: Fraction | int) -> int:
+    if SCALE % f.denominator:
+        raise _Inexact
+    return f.numerator * (SCALE // f.denominator)
+
+
 def supply_costs(
     state: GameState, side: str, limit: Fraction | None = None
 ) -> dict[HexId, Fraction]:
     """The least supply MPs with which a line of `side` reaches each hex it can reach: one
     search from every supply base at once. `limit` stops the search (default: the most
     supply MPs any of the side's units has)."""
-    b = blocks(state, side)
     if limit is None:
         mps = [supply_mp(state, u) for u in state.on_map(side)]
         limit = Fraction(max(mps, default=0))
+    try:
+        found = _search(state, side, _scaled(limit), _scaled)
+        return {h: Fraction(c, SCALE) for h, c in found.items()}
+    except _Inexact:
+        return _search(state, side, limit, lambda f: f)
+
+
+def _search(
+    state: GameState, side: str, limit: Any, cost_of: Callable[[Fraction], Any]
+) -> dict[HexId, Any]:
+    """Dijkstra from the side's supply sources, costs as `cost_of` turns them."""
+    b = blocks(state, side)
     grid = state.setup.map.grid
     bridges = intact_bridges(state)
-    dist: dict[HexId, Fraction] = {}
-    heap: list[tuple[Fraction, HexId]] = []
+    zero = cost_of(Fraction(0))
+    dist: dict[HexId, Any] = {}
+    heap: list[tuple[Any, HexId]] = []
     for h in sorted(source_hexes(state, side)):
         if not b.blocked(h):
-            dist[h] = Fraction(0)
-            heap.append((Fraction(0), h))
+            dist[h] = zero
+            heap.append((zero, h))
     heapq.heapify(heap)
     while heap:
         cost, h = heapq.heappop(heap)
@@ -206,7 +235,7 @@ def supply_costs(
             step = step_supply_mp(state, b, h, n, bridges)
             if step is None:
                 continue
-            nc = cost + step
+            nc = cost + cost_of(step)
             if nc > limit:
                 continue
             if n not in dist or nc < dist[n]:
