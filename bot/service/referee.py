@@ -1110,6 +1110,8 @@ class Referee:
                 entries.append(trial.entries[-1])
             if stuck:
                 break
+        if not entries and stuck is None:  # nothing to give: pause rather than expire again
+            stuck = "the deadline policy found no input to give for " + ", ".join(late)
         actor = Caller("deadline", "deadline")
         records = [
             NewRecord("deadline", "input", _input_body(e) | {"policy": policy}) for e in entries
