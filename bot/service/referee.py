@@ -224,6 +224,8 @@ class Referee:
                 setup = load_scenario_data(scenario_data, name="scenario")
             except ScenarioError as e:
                 raise Refusal(str(e)) from None
+        if seed is not None and not 0 <= seed < 2**63:
+            raise Refusal("a seed is a whole number from 0 to 2^63 - 1")
         merged = dict(DEFAULT_SETTINGS)
         for k, v in (settings or {}).items():
             merged[k] = _setting(k, v)
@@ -461,6 +463,8 @@ class Referee:
     ) -> list[Reply]:
         """The turn log as the caller may read it: the last `limit` lines, or what happened
         since the caller's last input."""
+        if not 1 <= limit <= 1000:
+            raise Refusal("the log shows 1 to 1000 lines")
         g = await self.game(game_id)
         viewer = g.viewer_for(caller.id, caller.server_mod)
         after = await self.store.last_seen(g.id, caller.id) if since_last else 0

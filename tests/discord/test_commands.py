@@ -302,3 +302,25 @@ async def test_a_closed_dm_to_the_person_acting_comes_as_an_ephemeral_follow_up(
     private = [s for s in out if s.where == "followup" and "place-if" in s.content]
     assert private and all(s.ephemeral for s in private)
     assert not [s for s in out if s.where in ("dm", "thread")]
+
+
+async def test_payloads_out_of_range_get_a_clear_message_and_change_nothing(h: Harness) -> None:
+    """Bad input from Discord (values outside an option's range, a seed too big to keep,
+    text where a hex belongs) is refused privately, and no game changes."""
+    gid = await _demo(h)
+    assert h.ref is not None
+    g = await h.ref.game(gid)
+    head, seq = g.head, g.state.seq
+    for path, opts in [
+        ("map", {"around": "0305", "radius": 99}),
+        ("log", {"lines": 0}),
+        ("move", {"unit": "s-180", "to": "not-a-hex"}),
+        ("move", {"unit": "x" * 300, "to": "0306"}),
+    ]:
+        out = await h.command(ALICE, path, **opts)
+        assert out and all(s.ephemeral for s in out if s.where in ("response", "followup"))
+        assert "⚠" in texts(out) or "must be" in texts(out).lower(), (path, texts(out))
+    out = await h.command(CAROL, "game new", scenario="demo-steblev", seed=10**30)
+    assert "⚠" in texts(out)
+    assert (g.head, g.state.seq) == (head, seq)
+    assert [x["id"] for x in await h.ref.games(await _caller(h, CAROL))] == [gid]
