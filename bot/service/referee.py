@@ -309,7 +309,9 @@ class Referee:
             out.append(
                 Reply(
                     "caller",
-                    f"You {what.replace('s ', ' ', 1)} in game {g.id}.",
+                    f"You play {seat_side} in game {g.id}."
+                    if role == "player"
+                    else f"You watch game {g.id}.",
                     game=g.id,
                     private=True,
                 )
