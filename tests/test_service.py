@@ -228,6 +228,7 @@ async def test_moderator_rollback_pause_resume_announce_and_edit(ref: Referee) -
     assert out[0].to == "channel" and set(out[0].mention) == {"u-alice", "u-bob"}
     out = await ref.mod(MOD, gid, f"place s-180 {dest}")
     assert g.state.units["s-180"].hex == dest
+    assert f"place s-180 {dest}" not in _texts(out, "channel")  # the raw command is private
     kinds = [r.kind for r in await ref.store.log(gid)]
     assert "rollback" in kinds and "announce" in kinds
     assert [r.actor for r in await ref.store.log(gid) if r.kind == "rollback"] == ["u-mod"]
@@ -236,8 +237,9 @@ async def test_moderator_rollback_pause_resume_announce_and_edit(ref: Referee) -
 async def test_moderator_answers_for_a_side_and_substitutes_a_player(ref: Referee) -> None:
     gid = await _game(ref)
     g = await ref.game(gid)
-    await ref.mod(MOD, gid, "answer soviet done")
+    out = await ref.mod(MOD, gid, "answer soviet done")
     assert g.state.seq > 0
+    assert [r.side for r in out if "answered for you: done" in r.text] == ["soviet"]
     await ref.mod(MOD, gid, "substitute u-bob u-carol Carol")
     assert g.sides_of("u-carol") == ["german"]
     assert g.sides_of("u-bob") == []

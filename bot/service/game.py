@@ -93,17 +93,19 @@ class LiveGame:
         return [s for s in self.setup.sides if not self.players(s)]
 
     # --- where the game is ----------------------------------------------------------
-    def awaited(self) -> list[str]:
-        if self.status != "active" or self.state.over:
+    def awaited(self, state: GameState | None = None) -> list[str]:
+        """The sides the game waits for (in `state`; default: the current one)."""
+        s = self.state if state is None else state
+        if self.status != "active" or s.over:
             return []
-        return flow.awaited_sides(self.state)
+        return flow.awaited_sides(s)
 
-    def step_key(self) -> str:
-        """Identifies the current step of play for deadlines: it changes when the turn,
-        the phase, the sides awaited or the open decisions change."""
-        s = self.state
+    def step_key(self, state: GameState | None = None) -> str:
+        """Identifies the step of play for deadlines: it changes when the turn, the phase,
+        the sides awaited or the open decisions change."""
+        s = self.state if state is None else state
         decisions = ",".join(f"{d.side}:{d.kind}" for d in s.pending)
-        return f"{s.turn}:{s.phase}:{','.join(self.awaited())}:{decisions}"
+        return f"{s.turn}:{s.phase}:{','.join(self.awaited(s))}:{decisions}"
 
     def where(self) -> str:
         s = self.state

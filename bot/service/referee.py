@@ -739,7 +739,9 @@ class Referee:
         entries, state = await asyncio.to_thread(_apply_all, g.state, [("mod", order)])
         records = [NewRecord(caller.id, "input", _input_body(e) | {"mod": True}) for e in entries]
         out = await self._commit_inputs(g, caller, entries, records, key, "mod", body, state=state)
-        out.append(Reply("channel", f"Moderator edit by {caller.display}: {body}", game=g.id))
+        # the command itself may name hidden counters: the channel reads only the events as
+        # a spectator sees them (16.1.1), added by _commit_inputs
+        out.append(Reply("channel", f"Moderator edit by {caller.display}.", game=g.id))
         return out
 
     async def _mod_answer(
@@ -755,8 +757,11 @@ class Referee:
         out = await self._commit_inputs(
             g, caller, entries, records, key, "mod", " ".join(words), state=state
         )
-        out.append(
-            Reply("channel", f"A moderator answered for {side}: {format_order(order)}", game=g.id)
+        out.append(Reply("channel", f"A moderator answered for {side}.", game=g.id))
+        out.append(  # the order may be a sealed input or name hidden counters: only its side
+            Reply(
+                "side", f"A moderator answered for you: {format_order(order)}", game=g.id, side=side
+            )
         )
         return out
 
@@ -1027,18 +1032,10 @@ class Referee:
         hours = g.settings.get("deadline_hours")
         if g.status != "active" or not hours:
             return None
-        if state is not None and state is not g.state:
-            saved = g.record.state
-            g.record.state = state
-            try:
-                step = g.step_key()
-            finally:
-                g.record.state = saved
-        else:
-            step = g.step_key()
-        if (state or g.state).over:
+        s = g.state if state is None else state
+        if s.over:
             return None
-        return step, self.clock() + float(hours) * 3600
+        return g.step_key(s), self.clock() + float(hours) * 3600
 
     async def tick(self, now: float | None = None) -> list[Reply]:
         """Reminders and expired deadlines of every game (call it every minute or so)."""
@@ -1245,47 +1242,34 @@ class Referee:
         if g.inputs_since_snapshot >= self.snapshot_every:
             snap = (g.head + len(records), new.state.snapshot())
         over = new.state.over
-        status = "over" if over else None
-        old_record = g.record
-        g.record = new  # so _deadline_for sees the new step
+        request = (
+            None
+            if key is None
+            else (key, _fingerprint(verb, user, text), {"replies": [r.to_json() for r in replies]})
+        )
+        deadline: tuple[str, float] | bool | None = False  # unchanged while the step is
+        if over:
+            deadline = None
+        elif g.step_key(new.state) != g.step_key():
+            deadline = self._deadline_for(g, new.state)
         try:
-            request = (
-                None
-                if key is None
-                else (
-                    key,
-                    _fingerprint(verb, user, text),
-                    {"replies": [r.to_json() for r in replies]},
-                )
-            )
             await self._write(
                 g,
                 records,
                 request=request,
                 snapshot=snap,
-                status=status,
-                deadline=None if over else self._deadline_if_changed(g, old_record.state),
+                status="over" if over else None,
+                deadline=deadline,
                 seen=seen,
             )
         except BaseException:
-            g.record = old_record
             g.inputs_since_snapshot -= len(records)
             raise
+        g.record = new  # only once it is on disk
         if snap is not None:
             g.inputs_since_snapshot = 0
         if over:
             g.row = replace(g.row, status="over")
-
-    def _deadline_if_changed(
-        self, g: LiveGame, before: GameState
-    ) -> tuple[str, float] | bool | None:
-        saved = g.record.state
-        g.record.state = before
-        old_step = g.step_key()
-        g.record.state = saved
-        if g.step_key() == old_step:
-            return False
-        return self._deadline_for(g)
 
     async def _run_ai(self, g: LiveGame) -> list[Reply]:
         """Let built-in opponents play while the game awaits only them."""
