@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.cogs.orders import attack_targets, attackers, format_odds
+from bot.discord.cogs.orders import attack_targets, attackers, format_odds, preview
 from bot.discord.context import ack, bot_of, caller_of, game_choices, game_of, in_game
 from bot.discord.notify import send
 from bot.discord.ruleindex import lookup
@@ -134,11 +134,7 @@ async def odds(
     extra: str | None = None,
     game: str | None = None,
 ) -> None:
-    await ack(interaction)
-    caller = await caller_of(interaction)
-    gid = await game_of(interaction, caller, game)
-    line = f"attack {units} -> {target}" + (f" {extra}" if extra else "")
-    result = await bot_of(interaction).ref.odds(caller, gid, line)
+    _, line, result = await preview(interaction, units, target, extra, game)
     await send(interaction, f"`{line}`\n{format_odds(result)}")
 
 

@@ -175,15 +175,21 @@ async def attack(
     extra: str | None = None,
     game: str | None = None,
 ) -> None:
+    gid, line, odds = await preview(interaction, units, target, extra, game)
+    g = await bot_of(interaction).ref.game(gid)
+    text = f"Attack preview: {format_odds(odds)}\n`{line}`\nConfirm to send it as an order."
+    await send(interaction, text, view=confirm_view(gid, g.last_event))
+
+
+async def preview(
+    interaction: Interaction, units: str, target: str, extra: str | None, game: str | None
+) -> tuple[str, str, dict[str, Any]]:
+    """The attack line the options make and the service's odds for it (/attack, /odds)."""
     await ack(interaction)
     caller = await caller_of(interaction)
     gid = await game_of(interaction, caller, game)
     line = f"attack {units} -> {target}" + (f" {extra}" if extra else "")
-    ref = bot_of(interaction).ref
-    odds = await ref.odds(caller, gid, line)
-    g = await ref.game(gid)
-    text = f"Attack preview: {format_odds(odds)}\n`{line}`\nConfirm to send it as an order."
-    await send(interaction, text, view=confirm_view(gid, g.last_event))
+    return gid, line, await bot_of(interaction).ref.odds(caller, gid, line)
 
 
 def format_odds(odds: dict[str, Any]) -> str:
