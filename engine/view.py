@@ -242,7 +242,7 @@ def visible_events(
     until they are revealed (DESIGN §2, K27). The moderator reads the full log, from which
     a replay rebuilds the state. Given the current `state`, an event that names a unit the
     viewer does not see in full now (a hidden counter of an enemy stack, 16.1.1) names it
-    only as "a Soviet unit": the viewer learns what it would see across the table."""
+    only as "a Soviet unit": the viewer learns what it would see across the table (K96)."""
     out = sealed.redact(events, viewer)
     if viewer == MODERATOR:
         return out
