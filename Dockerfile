@@ -5,12 +5,17 @@
 # The games live in the SQLite file on the /data volume (KESSEL_DB).
 FROM python:3.11-slim
 WORKDIR /app
+# Exactly the locked versions, checked against their hashes (requirements/runtime.lock,
+# refreshed with `make lock`); the project itself is built with the locked setuptools.
+COPY requirements/runtime.lock requirements/
+RUN pip install --no-cache-dir --disable-pip-version-check \
+      --require-hashes --no-deps -r requirements/runtime.lock
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY scenarios ./scenarios
 COPY render ./render
 COPY bot ./bot
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir --disable-pip-version-check --no-deps --no-build-isolation .
 ENV KESSEL_DB=/data/kessel.db PYTHONUNBUFFERED=1
 VOLUME ["/data"]
 ENTRYPOINT ["kessel"]

@@ -190,8 +190,45 @@ def bench_service(s: Settings) -> list[Row]:
     return bench_service_rows(s)
 
 
+def child_cpu_ms(argv: list[str], n: int) -> float:
+    """The median CPU time (user + system) of `n` runs of a command, in ms: the children's
+    rusage, so that a loaded machine does not inflate it as a wall clock would."""
+    import resource
+    import subprocess
+
+    times = []
+    for _ in range(max(1, n)):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.append((r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1000)
+    return statistics.median(times)
+
+
+def bench_startup(s: Settings) -> list[Row]:
+    """`kessel --help` against the bare interpreter (issue #13: at most about 3x)."""
+    import sys
+
+    script = Path(sys.executable).parent / "kessel"
+    kessel = [str(script)] if script.exists() else [sys.executable, "-m", "bot.cli"]
+    n = 5 if s.quick else 21
+    bare = child_cpu_ms([sys.executable, "-c", "pass"], n)
+    help_ms = child_cpu_ms([*kessel, "--help"], n)
+    scen_ms = child_cpu_ms([*kessel, "scenarios"], n)
+    return [
+        Row(
+            "kessel --help start-up",
+            help_ms,
+            3 * bare,
+            f"CPU; {help_ms / bare:.1f}x the bare interpreter ({bare:.0f} ms); "
+            f"`kessel scenarios` {scen_ms:.0f} ms",
+        )
+    ]
+
+
 # The hook: storage and service benchmarks are bench_store and bench_service above.
 BENCHES: list[Callable[[Settings], list[Row]]] = [
+    bench_startup,
     bench_legal_moves,
     bench_supply,
     bench_full_turn,

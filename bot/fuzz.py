@@ -7,13 +7,17 @@ of the movable units or "something else" (entries, delays, setups, withdrawals, 
 fire, barrages, air, decisions' answers, `done`, plus a few probes the engine may reject:
 fortify, mask, strategic marking, leaving the map, bridges, Volkssturm, moves paying an OoS
 level), then one target of it. A pending decision is answered uniformly among its
-answers. A side whose `done` is refused because its moves over-stacked a hex (3.2.1)
-takes moves back (undo) until it is not; the replay invariant is checked after each undo.
+answers. A side whose `done` is refused (over-stacked hexes, 3.2.1; attacks it owes,
+5.1.7) gives what the deadline policy would give for it next (`engine.wb95.defaults`), as
+a player reads the refusal and mends it. Now and then a side takes its last input back
+(undo), and the replay invariant is checked after it.
 
 After every input the fuzzer checks (`check_input`): a rejected input changed nothing;
 CELs stay in 0..max_cel and move only through `cel_lost`/`repaired`/`reinforced` events;
 OoS levels stay in bounds; no unit appears, moves or vanishes without an event naming it;
-the input's notation parses back to the same order (reproducers must replay). When a
+the input's notation parses back to the same order (reproducers must replay); the game
+is live: every awaited side has an input the referee accepts that moves the game on
+without undo (`check_liveness`: `done`, or the deadline policy's next input). When a
 phase ends (and at the end of the game) it also checks (`check_phase_end`, `Shadow`): no
 hex was over-stacked when the phase ended; replaying the events rebuilds the same state;
 each side's view does not change when what it cannot see is changed.
@@ -44,7 +48,8 @@ from engine.state import GameState
 from engine.view import view
 from engine.wb95 import flow, masking
 from engine.wb95.choices import candidate_orders
-from engine.wb95.game import initial_state, legal_moves
+from engine.wb95.defaults import next_default
+from engine.wb95.game import done_refusal, initial_state, legal_moves
 from engine.wb95.movement import can_move
 from engine.wb95.reducer import reduce
 from engine.wb95.stacking import overstacked
@@ -242,6 +247,28 @@ def check_input(state: GameState, was: _Before, result: object) -> None:
             )
 
 
+def check_liveness(state: GameState) -> None:
+    """Every side the game awaits can move it on without undo: it may say `done`, or the
+    deadline policy finds it an input the referee accepts (an answer to its decision, an
+    attack it owes, a move out of an over-stacked hex: K97)."""
+    if state.over:
+        return
+    awaited = flow.awaited_sides(state)
+    if not awaited:
+        raise InvariantBroken("liveness: the game waits for nobody but is not over")
+    for side in awaited:
+        deciding = any(d.side == side for d in state.pending)
+        why = None if deciding else done_refusal(state, side)
+        if not deciding and why is None:
+            continue
+        if next_default(state, side) is None:
+            raise InvariantBroken(
+                f"liveness: {side} is awaited at {flow.phase_title(state)} (turn "
+                f"{state.turn}) but no input of it is accepted"
+                + (f"; done: {why}" if why is not None else "")
+            )
+
+
 class Shadow:
     """The game replayed event by event beside the record: the state at the very end of
     every phase (just before its `phase_started`), where 3.2.1's stacking limit holds --
@@ -372,6 +399,7 @@ def play_game(
     report = GameReport(scenario, seed, players.name)
     last: tuple[str, o.Order] | None = None
     stuck = 0
+    mend: str | None = None  # the side whose `done` was just refused
     try:
         check_bounds(rec.state)
         shadow = Shadow(rec)
@@ -382,9 +410,15 @@ def play_game(
             if not awaited:
                 raise InvariantBroken("the game waits for nobody but is not over")
             side = rng.choice(awaited)
-            order = players.choose(rec.state, side, rng)
-            if order is None:
-                order = o.Done()
+            if mend == side and rng.random() < 0.8:  # it reads the refusal and mends it
+                order = next_default(rec.state, side) or o.Done()
+            elif rec.entries and rng.random() < 0.01 and _undo(rec, side):
+                report.undos += 1
+                shadow = Shadow(rec)
+                continue
+            else:
+                order = players.choose(rec.state, side, rng) or o.Done()
+            mend = None
             last = (side, order)
             line = format_order(order)
             if parse_order(line, 0) != order:
@@ -402,14 +436,10 @@ def play_game(
             check_input(rec.state, was, result)
             if isinstance(result, Applied):
                 shadow.feed(result.events)
+                check_liveness(rec.state)
+            elif isinstance(order, o.Done):
+                mend = side
             last = None
-            if isinstance(order, o.Done) and stuck and overstacked(rec.state, side):
-                # moves that over-stacked a hex whose units may not move again (3.2.1,
-                # 3.1.6): a player takes them back (undo, DESIGN §2), so does the fuzzer
-                while overstacked(rec.state, side) and _undo(rec, side):
-                    report.undos += 1
-                    shadow = Shadow(rec)
-                stuck = 0 if not overstacked(rec.state, side) else stuck
             if rec.state.phase != was.phase or rec.state.turn != was.turn or rec.state.over:
                 check_phase_end(rec, shadow)
         check_phase_end(rec)  # a full replay at the end

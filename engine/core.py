@@ -68,6 +68,7 @@ class Ctx:
     """A working copy of the state and the events emitted so far."""
 
     def __init__(self, state: GameState, reducer: Reducer) -> None:
+        self.before = state  # the state the input was given in (never changed: a copy works)
         self.state = state.clone()
         self.events: list[Event] = []
         self._reduce = reducer

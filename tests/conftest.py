@@ -1,14 +1,54 @@
-"""Shared helpers: small hand-made scenarios built in the DESIGN §5 format."""
+"""Shared helpers: small hand-made scenarios built in the DESIGN §5 format; and the
+hermetic test environment (issue #13): the tests never read or write the user's home,
+cache or configuration, nor the working directory (a `kessel.db` or `.env` lying there)."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from engine.core import Applied, Rejection
 from engine.model import Setup
 from engine.notation import parse_order
 from engine.record import GameRecord
 from scenarios import load_scenario_data
+
+# Set before any test module is imported: a home of the tests' own, with the XDG
+# directories in it, and none of the referee's settings from the caller's environment.
+TEST_HOME = Path(tempfile.mkdtemp(prefix="kessel-test-home-"))
+os.environ["HOME"] = str(TEST_HOME)
+for _var, _sub in (
+    ("XDG_CACHE_HOME", ".cache"),
+    ("XDG_CONFIG_HOME", ".config"),
+    ("XDG_DATA_HOME", ".local/share"),
+    ("XDG_STATE_HOME", ".local/state"),
+):
+    os.environ[_var] = str(TEST_HOME / _sub)
+for _var in [v for v in os.environ if v.startswith("KESSEL_")]:
+    del os.environ[_var]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(TEST_HOME, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _in_a_temporary_directory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every test runs in an empty directory of its own: whatever it writes by a relative
+    path (kessel.db, map.png, fuzz-failures/) stays there, and nothing the developer left
+    in the checkout (kessel.db, .env, kessel.toml) is read."""
+    old = Path.cwd()
+    os.chdir(tmp_path_factory.mktemp("cwd"))
+    try:
+        yield
+    finally:
+        os.chdir(old)
 
 
 def scenario(

@@ -124,6 +124,7 @@ def test_kessel_fuzz_prints_a_line_per_game_and_a_summary(
     assert main(["fuzz", "no-such-scenario", "--seeds", "1"]) == 1
 
 
+@pytest.mark.slow
 def test_kessel_bench_quick_writes_valid_json(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     assert main(["bench", "--quick", "--json", str(out)]) == 0
@@ -131,3 +132,41 @@ def test_kessel_bench_quick_writes_valid_json(tmp_path: Path) -> None:
     names = {r["name"] for r in data["rows"]}
     assert {"one full turn, fuzz players", "full-map render + PNG"} <= names
     assert all(r["ms"] >= 0 for r in data["rows"])
+
+
+def test_3_2_1_k97_korsun_opponents_never_leave_a_phase_that_cannot_end() -> None:
+    """Issue #13: the built-in opponents' korsun-1944 game (seed 1) reached a Soviet
+    Movement Phase whose `done` could never be accepted. The input that did it is refused
+    (K97), and the Soviet side ends its phase by the deadline policy's inputs alone."""
+    from engine.core import Applied
+    from engine.wb95.defaults import next_default
+
+    src = load_source(str(REGRESSIONS / "korsun-1944-opponents-overstack.yaml"))
+    res = run_script(src.setup, src.orders, src.seed or 0, src.dice)
+    assert res.rejected is None, res.rejected
+    rec = res.record
+    r = rec.submit("soviet", parse_order("move s-7-para 5315"))
+    assert not isinstance(r, Applied)
+    assert r.rule == "3.2.1" and r.ruling == "K97" and "5315" in r.message
+    fuzz.check_liveness(rec.state)
+    turn, phase = rec.state.turn, rec.state.phase
+    for _ in range(100):
+        if (rec.state.turn, rec.state.phase) != (turn, phase):
+            break
+        order = next_default(rec.state, "soviet")
+        assert order is not None
+        assert isinstance(rec.submit("soviet", order), Applied)
+        fuzz.check_liveness(rec.state)
+    assert (rec.state.turn, rec.state.phase) != (turn, phase), "the phase did not end"
+
+
+@pytest.mark.slow
+def test_issue_13_the_bench_opponents_play_korsun_1944_past_turn_5(tmp_path: Path) -> None:
+    """The game `kessel bench` builds (bot/load.py: the built-in opponents, seed 1, one
+    input per service call) no longer stalls at turn 5 (K97)."""
+    import asyncio
+
+    from bot.load import long_game_db
+
+    db, gid = asyncio.run(long_game_db("korsun-1944", 6, directory=tmp_path))
+    assert db.parent == tmp_path and gid

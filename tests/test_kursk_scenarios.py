@@ -43,7 +43,7 @@ def test_scenario_loads_and_validates(sid: str) -> None:
 
 
 def test_countersheet_validates_and_every_unit_is_used() -> None:
-    assert validate("scenarios/countersheets/kursk.yaml").ok
+    assert validate(str(ROOT / "scenarios/countersheets/kursk.yaml")).ok
     used: set[str] = set()
     for sid in KURSK:
         used |= set(load_scenario(sid).units)

@@ -117,9 +117,9 @@ def test_3_2_2_an_hq_counts_one_cel() -> None:
 
 
 def test_3_2_1_k94_a_move_that_over_stacks_a_hex_for_good_is_refused() -> None:
-    """K94: if no unit in the over-stacked hex could still move away, `done` could never
-    be accepted, so the move itself is refused; while one of them can still leave, the
-    move stands and only `done` waits for it."""
+    """K94, K97: if no unit in the over-stacked hex could still move away, `done` could
+    never be accepted, so the move itself is refused; while one of them can still leave,
+    the move stands and only `done` waits for it."""
     setup = scenario(
         [
             {"id": "s-a", "hex": "0203", "cel": 3},
@@ -136,4 +136,45 @@ def test_3_2_1_k94_a_move_that_over_stacks_a_hex_for_good_is_refused() -> None:
     rec = play(setup, "move s-b 0203", "move s-c 0203", "move s-a 0303")
     rec = play(setup, "move s-a 0403", "move s-b 0403")  # s-a and s-b have moved
     r = reject(rec, "move s-c 0403")
-    assert r.rule == "3.2.1" and r.ruling == "K94" and "0403" in r.message
+    assert r.rule == "3.2.1" and r.ruling == "K97" and "0403 (9 CELs)" in r.message
+
+
+def test_3_2_1_k97_building_field_fortifications_may_not_take_the_last_way_out() -> None:
+    """K97 (issue #13): the over-stacked hex's only unit still able to move starts
+    building field fortifications (7.1.2: it may not move this phase) -- refused, or
+    `done` could never be accepted. Found by the built-in opponents on korsun-1944."""
+    setup = scenario(
+        [
+            {"id": "s-a", "hex": "0403", "cel": 3},
+            {"id": "s-b", "hex": "0303", "cel": 3},
+            {"id": "s-c", "hex": "0304", "cel": 3},
+            {"id": "g-x", "hex": "0808"},
+        ]
+    )
+    rec = play(setup, "move s-b 0403", "move s-c 0403")  # 9 CELs; s-a may still leave
+    r = reject(rec, "fortify s-a")
+    assert r.rule == "3.2.1" and r.ruling == "K97" and "0403 (9 CELs)" in r.message
+    rec = play(setup, "move s-b 0403", "move s-c 0403", "move s-a 0503", "done")
+
+
+def test_3_2_1_k97_a_unit_able_to_move_but_with_nowhere_to_go_does_not_count() -> None:
+    """K97: "a unit could still move away" is not enough -- it needs a hex it reaches
+    with room for it. Here the only mover (6 CELs) reaches two hexes, one with room for 3
+    and one full: the move that over-stacks its hex is refused."""
+    setup = scenario(
+        [
+            {"id": "s-a", "hex": "0101", "cel": 6},
+            {"id": "s-b", "hex": "0102", "cel": 3},
+            {"id": "s-f", "hex": "0102", "cel": 5},
+            {"id": "s-g", "hex": "0103", "cel": 8},
+            {"id": "g-x", "hex": "0105"},
+        ],
+        cols=(1, 1),
+        rows=(1, 5),
+    )
+    r = reject(play(setup), "move s-b 0101")
+    assert r.ruling == "K97" and "0101 (9 CELs)" in r.message
+    assert "soviet could not end the phase" in r.message
+    # with room for s-a next door (s-f gone first), the same move stands and `done` waits
+    rec = play(setup, "move s-f 0104", "move s-b 0101")
+    assert reject(rec, "done").rule == "3.2.1"

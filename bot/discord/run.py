@@ -37,17 +37,6 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str, ensure_ascii=False)
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", help="the SQLite file (default: KESSEL_DB or kessel.db)")
-    p.add_argument(
-        "--sync",
-        nargs="+",
-        metavar="global|guild ID",
-        help="upload the slash commands: `global`, or `guild ID` (instant, for development)",
-    )
-    p.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING ...")
-
-
 def setup_logging(level: str) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())

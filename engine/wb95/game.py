@@ -189,26 +189,34 @@ def resolve_side(state: GameState, side: str | None) -> str:
 def do_done(ctx: Ctx, side: str, order: o.Done) -> None:
     """End `side`'s part of the current phase; when every acting side is done, go on."""
     state = ctx.state
-    if state.combat is not None:
-        raise Rejected("the current combat must be resolved first", "5.2.1")
-    if flow.current_phase(state).kind == "combat":
-        why = _combat.mandatory_message(state, side)
-        if why:
-            raise Rejected(why, "5.1.7")
-    if side in state.done:
-        raise Rejected(f"{side} has already said done in this phase")
-    for check in flow.DONE_CHECKS:  # e.g. a scenario's withdrawal
-        if (due := check(state, side)) is not None:
-            raise Rejected(*due)
-    over = overstacked(state, side)
-    if over:
-        where = ", ".join(f"{h} ({c} CELs)" for h, c in sorted(over.items()))
-        raise Rejected(f"cannot end the phase: more than {STACK_LIMIT} CELs in {where}", "3.2.1")
+    if (why := done_refusal(state, side)) is not None:
+        raise Rejected(why.message, why.rule, why.ruling)
     ctx.emit("side_done", side=side, phase=PHASES[state.phase].kind)
     for step in flow.DONE_STEPS:  # e.g. the Air Phase's reveal (8.1.7)
         step(ctx, side)
     if not flow.awaited_sides(ctx.state) and not ctx.state.over:
         flow.finish_phase(ctx)
+
+
+def done_refusal(state: GameState, side: str) -> Rejection | None:
+    """Why `side` may not say `done` now (its part of the phase is not finished), or None
+    when it may: the check of `do_done`, also used to test liveness cheaply."""
+    if state.combat is not None:
+        return Rejection("the current combat must be resolved first", "5.2.1")
+    if flow.current_phase(state).kind == "combat":
+        why = _combat.mandatory_message(state, side)
+        if why:
+            return Rejection(why, "5.1.7")
+    if side in state.done:
+        return Rejection(f"{side} has already said done in this phase")
+    for check in flow.DONE_CHECKS:  # e.g. a scenario's withdrawal
+        if (due := check(state, side)) is not None:
+            return Rejection(*due)
+    over = overstacked(state, side)
+    if over:
+        where = ", ".join(f"{h} ({c} CELs)" for h, c in sorted(over.items()))
+        return Rejection(f"cannot end the phase: more than {STACK_LIMIT} CELs in {where}", "3.2.1")
+    return None
 
 
 # --- legal actions (autocomplete, previews, the self-play fuzzer) -------------------------
