@@ -27,9 +27,8 @@ from __future__ import annotations
 # them (issue #13; `kessel bench` measures the start-up against the bare interpreter).
 import argparse
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from engine.state import GameState
@@ -39,7 +38,10 @@ MODERATOR = "moderator"  # engine.view.MODERATOR (a test checks), the --view def
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as e:  # --help (0), or a bad argument (1, with the usage)
+        return e.code if isinstance(e.code, int) else 1
     try:
         if args.command == "run":
             return _run(args)
@@ -76,25 +78,81 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _default()
     except BrokenPipeError:
         return 0
-    except Exception as e:
+    except KeyboardInterrupt:
+        print("kessel: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # the command's error boundary: a sentence, never a traceback
+        from bot import incident
         from bot.script import SourceError  # loaded only once a command has failed
 
         if isinstance(e, SourceError):
-            print(f"kessel: {e}", file=sys.stderr)
+            print(f"kessel: {_clip(str(e))}", file=sys.stderr)
             return 1
-        raise
+        incident.to_file()
+        iid = incident.record(e, f"kessel {args.command or ''}".strip())
+        print(f"kessel: {incident.sentence(iid, where=True)}", file=sys.stderr)
+        return 3
+
+
+class _Parser(argparse.ArgumentParser):
+    """A bad argument exits 1 ("a bad file or argument"), as documented; argparse's own
+    2 is the code of a rejected order. The argument is quoted cut and made visible."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+        self.exit(1, f"kessel: {_clip(text, 500)}\n")
+
+
+def _clip(text: str, n: int = 2000) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _seed(text: str) -> int:
+    """--seed: the one seed check of every entry point (engine/numbers.py)."""
+    from engine.numbers import NumberError, seed
+
+    try:
+        return seed(text, "--seed")
+    except NumberError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _whole(lo: int, hi: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        from engine.numbers import NumberError, whole
+
+        try:
+            return whole(text, "the value", lo, hi)
+        except NumberError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    return parse
+
+
+def _decimal(lo: float, hi: float) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        from engine.numbers import NumberError, decimal
+
+        try:
+            return decimal(text, "the value", lo, hi)
+        except NumberError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    return parse
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kessel", description="Kessel, a wargame referee")
+    p = _Parser(prog="kessel", description="Kessel, a wargame referee")
     sub = p.add_subparsers(dest="command")
     run = sub.add_parser("run", help="apply a script of orders and print the final state")
     run.add_argument("scenario", help="scenario file, shipped scenario id, or game export")
     run.add_argument("--orders", help="file of orders, or - for standard input")
     run.add_argument("--dice", help="force the next single d6 faces, e.g. 3,4,6,1")
-    run.add_argument("--seed", type=int, help="seed of the dice generator (default 0)")
+    run.add_argument("--seed", type=_seed, help="seed of the dice generator (default 0)")
     run.add_argument("--json", action="store_true", help="print one JSON object")
     run.add_argument("--save", help="write a game export that replays to this position")
+    run.add_argument("--force", action="store_true", help="--save may replace any file")
     run.add_argument(
         "--view",
         default=MODERATOR,
@@ -112,36 +170,41 @@ def _parser() -> argparse.ArgumentParser:
     how = play.add_mutually_exclusive_group()
     how.add_argument("--vs", metavar="SIDE", help="the built-in opponent plays SIDE")
     how.add_argument("--hotseat", action="store_true", help="every side at this screen")
-    play.add_argument("--seed", type=int, help="seed of the dice (default: a random one)")
+    play.add_argument("--seed", type=_seed, help="seed of the dice (default: a random one)")
     sub.add_parser("scenarios", help="list the shipped scenarios")
     rd = sub.add_parser("render", help="draw the map as a viewer sees it (PNG)")
     rd.add_argument("scenario", help="scenario file, shipped scenario id, or game export")
     rd.add_argument("--view", default=MODERATOR, metavar="SIDE|spectator|moderator")
     rd.add_argument("--around", metavar="HEX", help="crop: a window around this hex")
-    rd.add_argument("--radius", type=int, default=None, metavar="N", help="with --around")
+    rd.add_argument("--radius", type=_whole(0, 99), default=None, metavar="N", help="with --around")
     rd.add_argument("--box", nargs=2, metavar="HEX", help="crop: the hexes between two corners")
-    rd.add_argument("--zoom", type=float, help="scale (default 1 for the map, 2 for a crop)")
+    rd.add_argument(
+        "--zoom", type=_decimal(0.1, 8), help="scale (default 1 for the map, 2 for a crop)"
+    )
     rd.add_argument("--out", default="map.png", metavar="FILE.png", help="default map.png")
+    rd.add_argument("--force", action="store_true", help="--out may replace any file")
     rd.add_argument("--events", action="store_true", help="draw the last phase's moves and combats")
-    rd.add_argument("--hq-range", type=int, default=None, metavar="N", help="HQ range rims")
+    rd.add_argument(
+        "--hq-range", type=_whole(0, 30), default=None, metavar="N", help="HQ range rims"
+    )
     rd.add_argument("--control", action="store_true", help="outline controlled hexes")
     be = sub.add_parser("bench", help="time the engine and the renderer against the targets")
     be.add_argument("scenario", nargs="?", default="korsun-1944")
     be.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     be.add_argument("--quick", action="store_true", help="one repetition each (a smoke run)")
     ld = sub.add_parser("load", help="load the referee service and its store (loopback)")
-    ld.add_argument("--games", type=int, default=200, metavar="N", help="concurrent games")
-    ld.add_argument("--seconds", type=float, default=60.0, metavar="S", help="duration")
-    ld.add_argument("--rate", type=float, default=20.0, metavar="R", help="inputs per second")
-    ld.add_argument("--seed", type=int, default=1, metavar="N")
+    ld.add_argument("--games", type=_whole(1, 100_000), default=200, metavar="N", help="games")
+    ld.add_argument("--seconds", type=_decimal(0.1, 86_400), default=60.0, metavar="S")
+    ld.add_argument("--rate", type=_decimal(0.01, 10_000), default=20.0, metavar="R")
+    ld.add_argument("--seed", type=_seed, default=1, metavar="N")
     ld.add_argument("--db", metavar="FILE", help="database file (default: a temporary one)")
     ld.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     fz = sub.add_parser("fuzz", help="self-play with random players, checking invariants")
     fz.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="default: all shipped")
-    fz.add_argument("--seeds", type=int, default=10, metavar="N", help="games per scenario")
-    fz.add_argument("--from", dest="start", type=int, default=0, metavar="S", help="first seed")
-    fz.add_argument("--max-inputs", type=int, default=5000, metavar="M", help="per game")
-    fz.add_argument("--max-turns", type=int, default=None, metavar="T", help="stop after turn T")
+    fz.add_argument("--seeds", type=_whole(1, 10**6), default=10, metavar="N", help="per scenario")
+    fz.add_argument("--from", dest="start", type=_seed, default=0, metavar="S", help="first seed")
+    fz.add_argument("--max-inputs", type=_whole(1, 10**7), default=5000, metavar="M")
+    fz.add_argument("--max-turns", type=_whole(1, 999), default=None, metavar="T")
     fz.add_argument("--out", default="fuzz-failures", metavar="DIR", help="reproducers")
     fz.add_argument("--players", default="random", help="random, opponent or both: a,b")
     mv = sub.add_parser("moves", help="list where a unit may move now")
@@ -218,17 +281,44 @@ def _validate(target: str) -> int:
     return 1
 
 
+def _write(name: str, data: str | bytes, force: bool, what: str) -> None:
+    """A file the user named: never over a game database, nor over another file without
+    --force; atomically (bot/safefile.py)."""
+    from bot.safefile import WriteRefused, write_file
+    from bot.script import SourceError
+
+    try:
+        write_file(name, data, force=force, stores=_stores(), what=what)
+    except WriteRefused as e:
+        raise SourceError(str(e)) from None
+
+
+def _stores() -> list[str]:
+    """The game databases this command could be pointed at: KESSEL_DB and kessel.db."""
+    import os
+
+    return [os.environ.get("KESSEL_DB") or "kessel.db", "kessel.db"]
+
+
 def _read_orders(ref: str | None) -> str:
     from bot.script import SourceError
+    from scenarios.errors import ScenarioError
+    from scenarios.yamlio import MAX_BYTES, decode_text, read_text
 
     if ref is None:
         return ""
-    if ref == "-":
-        return sys.stdin.read()
-    try:
-        return Path(ref).read_text(encoding="utf-8")
-    except OSError as e:
-        raise SourceError(f"{ref}: {e.strerror or e}") from None
+    try:  # the one reading path: regular files, a size limit, UTF-8 (issue #14)
+        if ref == "-":
+            stdin = getattr(sys.stdin, "buffer", None)  # a text stream in tests
+            if stdin is None:
+                return sys.stdin.read(MAX_BYTES)
+            data = stdin.read(MAX_BYTES + 1)
+            if len(data) > MAX_BYTES:
+                raise SourceError(f"standard input: more than {MAX_BYTES:,} bytes of orders")
+            return decode_text(data, "standard input", "orders")
+        return read_text(ref, "orders file")
+    except ScenarioError as e:
+        raise SourceError(str(e)) from None
 
 
 def _dice(text: str | None) -> list[int]:
@@ -262,7 +352,7 @@ def _run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else (src.seed or 0)
     res = run_script(src.setup, orders, seed, src.dice + _dice(args.dice))
     if args.save:
-        Path(args.save).write_text(export_yaml(res, src.scenario_ref), encoding="utf-8")
+        _write(args.save, export_yaml(res, src.scenario_ref), args.force, "game export")
     if args.json:
         print(json.dumps(result_json(res, viewer), ensure_ascii=False))
     else:
@@ -275,8 +365,14 @@ def _run(args: argparse.Namespace) -> int:
             _print_view(view(res.record.state, viewer))
         if res.rejected:
             r = res.rejected
-            print(f"line {r['line']}: rejected: {r['order']}\n  {r['message']}", file=sys.stderr)
+            _rejected(r)
     return 2 if res.rejected else 0
+
+
+def _rejected(r: dict[str, object]) -> None:
+    """The refused line of a script, cut (a 1 MB line is not echoed whole)."""
+    print(f"line {r['line']}: rejected: {_clip(str(r['order']), 200)}", file=sys.stderr)
+    print(f"  {_clip(str(r['message']), 1000)}", file=sys.stderr)
 
 
 def _print_units(state: GameState) -> None:
@@ -317,7 +413,7 @@ def _render(args: argparse.Namespace) -> int:
     res = run_script(src.setup, src.orders, src.seed or 0, src.dice)
     if res.rejected:
         r = res.rejected
-        print(f"line {r['line']}: rejected: {r['order']}\n  {r['message']}", file=sys.stderr)
+        _rejected(r)
         return 2
     try:
         events = (
@@ -335,10 +431,7 @@ def _render(args: argparse.Namespace) -> int:
         png = to_png(img)
     except RenderError as e:
         raise SourceError(str(e)) from None
-    try:
-        Path(args.out).write_bytes(png)
-    except OSError as e:
-        raise SourceError(f"{args.out}: {e.strerror or e}") from None
+    _write(args.out, png, args.force, "map picture")
     print(f"{args.out}: {len(png) / 1024:.0f} KiB")
     return 0
 
@@ -359,7 +452,9 @@ def _moves(args: argparse.Namespace) -> int:
     src = load_source(args.scenario)
     res = run_script(src.setup, src.orders + _read_orders(args.orders), src.seed or 0, src.dice)
     if res.rejected:
-        print(f"line {res.rejected['line']}: {res.rejected['message']}", file=sys.stderr)
+        print(
+            f"line {res.rejected['line']}: {_clip(str(res.rejected['message']))}", file=sys.stderr
+        )
         return 2
     moves = legal_moves(res.record.state, args.unit)
     if not moves:

@@ -476,9 +476,17 @@ def main(args: Any) -> int:
     def say(text: str) -> None:
         print(text, flush=True)
 
-    res = asyncio.run(
-        run_load(args.games, args.seconds, args.rate, path=args.db, seed=args.seed, progress=say)
-    )
+    from bot.script import SourceError
+    from bot.store import StoreError
+
+    try:
+        res = asyncio.run(
+            run_load(
+                args.games, args.seconds, args.rate, path=args.db, seed=args.seed, progress=say
+            )
+        )
+    except StoreError as failed:  # --db cannot be opened (or written): one line, exit 1
+        raise SourceError(str(failed)) from None
     out = res.summary()
     out["machine"] = machine()
     say(

@@ -28,11 +28,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import incident
+from bot.safefile import WriteRefused, is_file, write_file
 from bot.service import Caller, Referee, Refusal, Reply
 from bot.service.game import LiveGame
 from bot.store import StoreError
 from bot.terminal import Out, PlainOut, RichOut, interactive, plain
 from engine.notation import USAGE, NotationError, parse_order
+from engine.numbers import NumberError, is_whole, shown, whole
 from engine.view import UnitView
 from scenarios import list_scenarios
 
@@ -133,6 +136,7 @@ class LocalPlay:
 
     # --- the session ------------------------------------------------------------------
     async def main(self, scenario: str | None, *, vs: str | None, seed: int | None) -> int:
+        incident.to_file()  # at the terminal, tracebacks go to the incident log only
         try:
             with self.out.busy(f"Opening {self.db}"):
                 self._ref = await Referee.open(self.db, **self.referee_kw)
@@ -151,6 +155,9 @@ class LocalPlay:
             except (EOFError, KeyboardInterrupt):
                 self.out.line("")
                 return 0
+            except Exception as e:  # the error boundary of starting a session
+                self.out.line(f"kessel: {self._incident(e, 'opening a game')}", "bad")
+                return 1
             if gid is None:
                 return 0
             self.gid = gid
@@ -192,9 +199,9 @@ class LocalPlay:
                 continue
             if ans.lower() in ids:
                 return ans.lower()
-            if ans.isdigit() and 1 <= int(ans) <= len(infos):
+            if is_whole(ans) and 1 <= int(ans) <= len(infos):
                 ans = infos[int(ans) - 1].id
-            if any(s.id == ans for s in infos) or Path(ans).is_file():
+            if any(s.id == ans for s in infos) or is_file(ans):
                 if vs is None:
                     vs = await self._ask_mode(ans)
                 return await self.open_game(ans, vs or None, seed)
@@ -227,15 +234,15 @@ class LocalPlay:
     async def open_game(self, ref: str, vs: str | None, seed: int | None) -> str:
         """A new game of a shipped scenario, a scenario file or a game export; or an
         existing game of this db by its id."""
-        path = Path(ref)
+        path = Path(ref) if is_file(ref) else None
         known = {s.id for s in list_scenarios()}
-        if ref not in known and not path.is_file():
+        if ref not in known and path is None:
             try:
                 g = await self.ref.game(ref)
             except Refusal:
                 raise Refusal(
-                    f"'{ref}' is neither a shipped scenario ({', '.join(sorted(known))}), "
-                    f"a file, nor a game in {self.db}"
+                    f"'{shown(ref, 40)}' is neither a shipped scenario "
+                    f"({', '.join(sorted(known))}), a file, nor a game in {self.db}"
                 ) from None
             if not g.sides_of(self.me.id):
                 raise Refusal(f"you hold no seat in game {g.id}")
@@ -249,7 +256,7 @@ class LocalPlay:
             vs = None
         creator = self.me if vs is None else HOST
         with self.out.busy("Setting up the game"):
-            if path.is_file() and ref not in known:
+            if path is not None and ref not in known:
                 replies, gid = await self._from_file(creator, path, seed)
             else:
                 replies = await self.ref.new_game(creator, ref, seed=seed)
@@ -275,13 +282,10 @@ class LocalPlay:
         self, creator: Caller, path: Path, seed: int | None
     ) -> tuple[list[Reply], str]:
         from scenarios import ScenarioError
-        from scenarios.yamlio import parse_yaml
+        from scenarios.yamlio import parse_yaml, read_text
 
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise Refusal(f"{path}: {e.strerror or e}") from None
-        try:
+        try:  # the one reading path: regular files, a size limit, UTF-8 (issue #14)
+            text = read_text(path, "scenario or game export")
             data = parse_yaml(text, str(path))
         except ScenarioError as e:
             raise Refusal(str(e)) from None
@@ -320,6 +324,14 @@ class LocalPlay:
                     return 0
             except Refusal as e:
                 self.out.line(f"refused: {e}", "bad")
+            except Exception as e:  # the error boundary of one line: the game goes on
+                self.out.line(self._incident(e, "a line of local play"), "bad")
+
+    def _incident(self, e: Exception, where: str) -> str:
+        iid = incident.record(e, where)
+        return incident.sentence(
+            iid, changed="the saved game is unharmed (`status` shows where it is)", where=True
+        )
 
     def _bye(self) -> None:
         self.out.line(f"Game {self.gid} is saved in {self.db}; `kessel play` continues it.", "dim")
@@ -361,6 +373,9 @@ class LocalPlay:
         if verb not in COMMANDS:
             await self.cmd_orders([text])
             return False
+        lo, hi, usage = ARITY.get(verb, (0, 99, ""))
+        if not lo <= len(args) <= hi:
+            raise Refusal(f"usage: {usage}")
         if verb in ("quit", "exit", "q"):
             return True
         if verb in ("help", "?"):
@@ -384,7 +399,7 @@ class LocalPlay:
         elif verb == "undo":
             await self.show(await self.ref.undo(self.me, self._gid))
         elif verb == "export":
-            await self.cmd_export(rest.strip())
+            await self.cmd_export(args)
         elif verb == "mod":
             with self.out.busy("Moderator command"):
                 replies = await self.ref.mod(self.me, self._gid, rest.strip())
@@ -570,7 +585,12 @@ class LocalPlay:
 
     async def cmd_log(self, args: Sequence[str]) -> None:
         new = bool(args) and args[0].lower() in ("new", "since")
-        limit = int(args[0]) if args and args[0].isdigit() else 40
+        limit = 40
+        if args and not new:
+            try:
+                limit = whole(args[0], "the number of log lines", 1, 10_000)
+            except NumberError as e:
+                raise Refusal(f"{e}: {ARITY['log'][2]}") from None
         replies = await self.ref.history(self.me, self._gid, since_last=new, limit=limit)
         for r in replies:
             lines = plain(r.text).splitlines()
@@ -582,32 +602,33 @@ class LocalPlay:
         around = args[0] if args else None
         radius = 4
         if len(args) == 2:
-            if not args[1].isdigit() or not 0 <= int(args[1]) <= 40:
-                raise Refusal("the radius is a whole number of hexes, 0-40")
-            radius = int(args[1])
-        if around is not None and not re.fullmatch(r"\d{3,4}", around):
+            try:
+                radius = whole(args[1], "the radius (hexes)", 0, 40)
+            except NumberError as e:
+                raise Refusal(str(e)) from None
+        if around is not None and not re.fullmatch(r"[0-9]{3,4}", around):
             raise Refusal(f"'{around}' is not a hex number (e.g. 1619)")
         g = await self.ref.game(self._gid)
         s = g.state
         name = f"kessel-{g.id}-t{s.turn}-p{s.phase}" + (f"-{around}" if around else "") + ".png"
         with self.out.busy("Drawing the map"):
             png = await self.ref.map_png(self.me, self._gid, around=around, radius=radius)
-        path = Path(name)
         try:
-            path.write_bytes(png)
-        except OSError as e:
-            raise Refusal(f"cannot write {path}: {e.strerror or e}") from None
+            path = write_file(name, png, stores=[self.db], what="map picture")
+        except WriteRefused as e:
+            raise Refusal(str(e)) from None
         self.out.line(f"map written to {path.resolve()} ({len(png) / 1024:.0f} KiB)", "good")
 
-    async def cmd_export(self, name: str) -> None:
-        if not name:
-            raise Refusal("export FILE, e.g. export game.yaml")
+    async def cmd_export(self, args: Sequence[str]) -> None:
+        force = len(args) == 2 and args[1].lower() in ("force", "--force")
+        if len(args) == 2 and not force:
+            raise Refusal(f"usage: {ARITY['export'][2]}")
         text = await self.ref.export(self.me, self._gid)
         try:
-            Path(name).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise Refusal(f"cannot write {name}: {e.strerror or e}") from None
-        self.out.line(f"exported to {name}; replay it with: kessel run {name}", "good")
+            write_file(args[0], text, force=force, stores=[self.db], what="game export")
+        except WriteRefused as e:
+            raise Refusal(str(e)) from None
+        self.out.line(f"exported to {args[0]}; replay it with: kessel run {args[0]}", "good")
 
     # --- replies ----------------------------------------------------------------------
     async def show(self, replies: Sequence[Reply]) -> None:
@@ -650,6 +671,30 @@ class LocalPlay:
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+
+# The commands' numbers of words after the verb, and their usage (extra or missing words
+# are refused with it, never ignored).
+ARITY: dict[str, tuple[int, int, str]] = {
+    "help": (0, 1, "help"),
+    "?": (0, 1, "help"),
+    "quit": (0, 0, "quit"),
+    "exit": (0, 0, "quit"),
+    "q": (0, 0, "quit"),
+    "status": (0, 0, "status"),
+    "legal": (0, 0, "legal"),
+    "units": (0, 1, "units [SIDE]"),
+    "moves": (1, 1, "moves UNIT, e.g. moves s-180"),
+    "log": (
+        0,
+        1,
+        "log [new|N]: the turn log, what is new since your last input, or the last N lines",
+    ),
+    "map": (0, 2, "map [HEX [RADIUS]]"),
+    "undo": (0, 0, "undo (takes back your last input)"),
+    "export": (1, 2, "export FILE [force]: force replaces a file that is not a Kessel export"),
+    "orders": (0, 0, "orders"),
+}
 
 
 def _user_name() -> str:

@@ -23,6 +23,8 @@ import yaml
 from engine.core import Event, Rejection
 from engine.model import Setup
 from engine.notation import NotationError, parse_order
+from engine.numbers import NumberError
+from engine.numbers import seed as check_seed
 from engine.record import GameRecord
 from engine.view import MODERATOR, SPECTATOR, view, visible_events
 from engine.wb95 import flow
@@ -30,7 +32,8 @@ from engine.wb95.control import victory_points
 from engine.wb95.sequence import PHASES
 from engine.wb95.victory import victory_standing
 from scenarios import ScenarioError, load_scenario, load_scenario_data
-from scenarios.yamlio import parse_yaml
+from scenarios.errors import one_line
+from scenarios.yamlio import parse_yaml, path_exists, read_text
 
 
 class SourceError(Exception):
@@ -47,35 +50,42 @@ class Source:
 
 
 def load_source(ref: str) -> Source:
-    """A scenario (path or shipped id) or a game export."""
-    path = Path(ref)
+    """A scenario (path or shipped id) or a game export. Every file is read with
+    `scenarios.yamlio.read_text` (regular UTF-8 files within a size limit only) and parsed
+    with `parse_yaml` (with its limits); every failure is a SourceError of one line."""
     try:
-        if path.is_file():
-            data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
+        path = Path(ref)
+        if path_exists(path):
+            data = parse_yaml(read_text(path, "scenario or game export"), str(path))
             if isinstance(data, dict) and data.get("kessel") == "game-export":
                 return _load_export(data, path)
-            return Source(load_scenario(path), scenario_ref=str(path))
+            return Source(load_scenario_data(data, str(path), path.parent), scenario_ref=str(path))
         return Source(load_scenario(ref), scenario_ref=ref)
     except ScenarioError as e:
         raise SourceError(str(e)) from None
     except OSError as e:
-        raise SourceError(f"{ref}: {e.strerror or e}") from None
+        raise SourceError(one_line(f"{ref}: {e.strerror or e}")) from None
 
 
 def _load_export(data: dict[str, Any], path: Path) -> Source:
     scen = data.get("scenario")
     if isinstance(scen, dict):
         setup = load_scenario_data(scen, name=f"{path}: scenario", base_dir=path.parent)
-    elif isinstance(scen, str):
-        rel = path.parent / scen
-        setup = load_scenario(rel if rel.is_file() else scen)
+    elif isinstance(scen, str) and scen:
+        rel = path.parent / scen  # an absolute `scen` stays itself
+        # a path (relative to the export) or a shipped id; load_scenario reads a path with
+        # read_text, which refuses /dev/zero, a directory or a FIFO
+        setup = load_scenario(rel if path_exists(rel) else scen)
     else:
         raise SourceError(f"{path}: scenario: a game export must name its scenario")
-    seed = data.get("seed", 0)
-    if not isinstance(seed, int):
-        raise SourceError(f"{path}: seed: must be a whole number")
+    try:
+        seed = check_seed(data.get("seed", 0), "seed")
+    except NumberError as e:
+        raise SourceError(f"{path}: {e}") from None
     dice = data.get("dice") or []
-    if not isinstance(dice, list) or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+    if not isinstance(dice, list) or not all(
+        isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
+    ):
         raise SourceError(f"{path}: dice: must be a list of die faces 1-6")
     orders = data.get("orders") or ""
     if not isinstance(orders, str):
@@ -243,7 +253,9 @@ def describe_event(e: Event) -> str:
     if k == "recovered":
         return f"{d['unit']} recovers from disorganization (5.6.5)"
     if k == "supply_traced":
-        oos = ", ".join(d["out_of_supply"]) or "none"
+        out = d["out_of_supply"]  # the ids, or for the enemy only how many (16.1.1)
+        oos = (f"{out} units" if out else "none") if isinstance(out, int) else ", ".join(out)
+        oos = oos or "none"
         return f"{d['side']} traces supply (10.1): out of supply: {oos}"
     if k in ("oos_changed", "oos_paid"):
         why = d.get("reason") or f"pays for full {'MPs' if d['use'] == 'move' else 'strength'}"

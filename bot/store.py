@@ -17,9 +17,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sqlite3
+import stat
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+import urllib.parse
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,25 +147,262 @@ class NewRecord:
     body: dict[str, Any]
 
 
-def _explain(e: sqlite3.Error) -> StoreError:
+# SQLite's primary result codes (`sqlite3.Error.sqlite_errorcode & 0xff`).
+_BUSY, _LOCKED, _READONLY, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 11, 13, 14, 26
+
+
+def _code(e: sqlite3.Error) -> int:
+    code = getattr(e, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else -1
+
+
+def _explain(e: sqlite3.Error, subject: str = "the game database") -> StoreError:
     text = str(e)
-    if "locked" in text or "busy" in text:
-        return StoreError("the game database is busy (locked by another program); try again")
-    if "readonly" in text:
-        return StoreError("the game database is read-only: nothing was saved")
-    if "full" in text:
-        return StoreError("the disk holding the game database is full: nothing was saved")
-    if "malformed" in text or "not a database" in text or "corrupt" in text:
-        return StoreError(f"the game database is damaged ({text}); restore it from a backup")
+    code = _code(e)
+    if code in (_BUSY, _LOCKED) or "locked" in text or "busy" in text:
+        return StoreError(f"{subject} is busy (locked by another program); try again")
+    if code == _READONLY or "readonly" in text:
+        return StoreError(f"{subject} is read-only: nothing was saved")
+    if code == _FULL or "full" in text:
+        return StoreError(f"the disk holding {subject} is full: nothing was saved")
+    if code in (_CORRUPT, _NOTADB) or any(
+        w in text for w in ("malformed", "not a database", "corrupt")
+    ):
+        return StoreError(f"{subject} is damaged ({text}); restore it from a backup")
     return StoreError(f"database error: {text}")
+
+
+# --- opening a file -------------------------------------------------------------------
+# Kessel's tables of every schema so far; a file without them is another program's.
+KESSEL_TABLES = frozenset({"games", "seats", "log", "requests"})
+_MAGIC = b"SQLite format 3\x00"
+_SQLITE_MAX_PATH = 512  # SQLITE_MAX_PATHNAME of the unix VFS
+
+
+def _shown(name: str) -> str:
+    """A path as a message shows it: on one line, and not a screenful."""
+    text = name.encode("unicode_escape", "backslashreplace").decode("ascii")
+    return text if len(text) <= 120 else text[:100] + f"... ({len(name)} characters)"
+
+
+def _uri(name: str, *, immutable: bool = False) -> str:
+    """A read-only SQLite URI: `mode=ro` never writes; `immutable=1` also takes no lock
+    and creates no -wal/-shm file, so it is only used where the main file holds the
+    whole database (no -wal file with content beside it)."""
+    path = urllib.parse.quote(os.path.abspath(name))
+    return f"file:{path}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def _has_wal(name: str) -> bool:
+    try:
+        return os.path.getsize(name + "-wal") > 0
+    except OSError:
+        return False
+
+
+def _read_only_reason(name: str, folder: str, exists: bool, asked: bool) -> str | None:
+    """Why the file cannot be written (None: it can be)."""
+    if asked:
+        return "opened read-only"
+    with contextlib.suppress(OSError, AttributeError):  # (no statvfs on Windows)
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "its file system is read-only"
+    if exists and not os.access(name, os.W_OK):
+        return "the file is read-only"
+    if not os.access(folder, os.W_OK):
+        return "its folder is read-only"
+    return None
+
+
+def _connect(path: str | Path, read_only: bool) -> tuple[sqlite3.Connection, str | None]:
+    """Open the game database at `path` (blocking; Store.open runs it in a thread).
+
+    Returns an open connection and, when the file cannot be written, why. Raises
+    StoreError, with nothing written, for a path that cannot be a database file, a file
+    that is not SQLite, damaged, another program's database, from a newer Kessel, or
+    read-only and not yet set up."""
+    name = os.fspath(path)
+    shown = _shown(name)
+
+    def refused(why: str, verb: str = "open") -> StoreError:
+        return StoreError(f"cannot {verb} the game database {shown}: {why}")
+
+    if not name:
+        raise refused("no file name was given")
+    if "\x00" in name:
+        raise refused("the file name contains a NUL byte")
+    try:
+        st: os.stat_result | None = os.stat(name)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:  # too long, a file used as a folder, no permission, a loop ...
+        raise refused((e.strerror or str(e)).lower()) from None
+    folder = os.path.dirname(os.path.abspath(name))
+    # SQLite's unix VFS takes paths of at most 512 bytes, its "-journal" name included
+    longest = max(len(os.fsencode(p)) for p in (os.path.abspath(name), os.path.realpath(name)))
+    if longest + len("-journal") > _SQLITE_MAX_PATH:
+        raise refused(
+            f"its path is too long for SQLite ({longest} bytes; at most "
+            f"{_SQLITE_MAX_PATH - len('-journal')})"
+        )
+    if st is None:
+        if not os.path.isdir(folder):
+            raise refused(f"the folder {_shown(folder)} does not exist", "create")
+    elif stat.S_ISDIR(st.st_mode):
+        raise refused("it is a folder, not a file")
+    elif not stat.S_ISREG(st.st_mode):
+        raise refused("it is not a regular file")
+    else:
+        _recognise(name, st, refused)
+    why = _read_only_reason(name, folder, st is not None, read_only)
+    if why is None:
+        try:
+            return _open_writer(name, refused), None
+        except sqlite3.Error as e:
+            if _code(e) not in (_READONLY, _CANTOPEN):
+                raise refused(str(_explain(e, "it"))) from None
+            why = "the file cannot be written"
+    if st is None:
+        raise refused(f"it does not exist, and it cannot be created: {why}")
+    return _open_reader(name, refused), why
+
+
+def _recognise(name: str, st: os.stat_result, refused: Callable[..., StoreError]) -> None:
+    """Refuse a file that is not a Kessel game database, reading it only: its header,
+    then (through a read-only connection) its `user_version` and table names."""
+    if st.st_size:
+        try:
+            with open(name, "rb") as f:
+                head = f.read(100)
+        except OSError as e:
+            raise refused((e.strerror or str(e)).lower()) from None
+        if not head.startswith(_MAGIC):
+            raise refused(
+                "it is not an SQLite database (if it is a Kessel game database, its first "
+                "page is damaged: restore it from a backup)"
+            )
+    # immutable=1 creates no file beside a database that has no -wal or -journal file
+    quiet = not _has_wal(name) and not os.path.exists(name + "-journal")
+    try:
+        con = sqlite3.connect(_uri(name, immutable=quiet), uri=True)
+    except sqlite3.Error as e:
+        raise refused(_unreadable(name, e)) from None
+    try:
+        version = int(con.execute("PRAGMA user_version").fetchone()[0])
+        tables = sorted(
+            str(r[0])
+            for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not str(r[0]).startswith("sqlite_")
+        )
+    except sqlite3.Error as e:
+        raise refused(_unreadable(name, e)) from None
+    finally:
+        con.close()
+    if not tables and version == 0:
+        return  # an empty database: it becomes a Kessel store
+    if version == 0 or not KESSEL_TABLES.issubset(tables):
+        listed = ", ".join(tables[:6]) + (", ..." if len(tables) > 6 else "")
+        raise refused(
+            f"it is another program's SQLite database (tables: {listed or 'none'}), not a "
+            "Kessel game database; it was not changed"
+        )
+    if version > len(MIGRATIONS):
+        raise refused(f"it is from a newer Kessel (schema {version}); upgrade Kessel")
+
+
+def _unreadable(name: str, e: sqlite3.Error) -> str:
+    if _code(e) == _CANTOPEN and _has_wal(name):
+        return (
+            f"its latest writes are in {_shown(name + '-wal')}, which SQLite cannot read "
+            "here (a read-only folder or file system); open it once where it can be written"
+        )
+    return str(_explain(e, "it"))
+
+
+def _open_writer(name: str, refused: Callable[..., StoreError]) -> sqlite3.Connection:
+    """The read-write connection: WAL, synchronous=FULL, migrated to the current schema.
+    A sqlite3.Error with SQLITE_READONLY or SQLITE_CANTOPEN means: open it read-only."""
+    con = sqlite3.connect(name, isolation_level=None, check_same_thread=False)
+    try:
+        con.execute("PRAGMA busy_timeout=5000")
+        mode = str(con.execute("PRAGMA journal_mode=WAL").fetchone()[0]).lower()
+        if mode != "wal":
+            raise refused(f"SQLite cannot keep a WAL journal there (journal mode {mode})")
+        con.execute("PRAGMA synchronous=FULL")
+        con.execute("PRAGMA foreign_keys=ON")
+        _migrate(con, refused)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _migrate(con: sqlite3.Connection, refused: Callable[..., StoreError]) -> None:
+    version = int(con.execute("PRAGMA user_version").fetchone()[0])
+    if version > len(MIGRATIONS):
+        raise refused(f"it is from a newer Kessel (schema {version}); upgrade Kessel")
+    for i in range(version, len(MIGRATIONS)):
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            for stmt in MIGRATIONS[i]:
+                con.execute(stmt)
+            con.execute(f"PRAGMA user_version = {i + 1}")
+            con.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                con.execute("ROLLBACK")
+            raise
+
+
+def _open_reader(name: str, refused: Callable[..., StoreError]) -> sqlite3.Connection:
+    """The read-only connection: `mode=ro` (it sees a -wal file's writes; in a read-only
+    folder it needs the -shm file to exist), else, when no -wal file holds writes, the
+    main file as it is (`immutable=1`: what a WAL database closed cleanly on a read-only
+    file system needs). `query_only` makes sure nothing is ever written."""
+    try:
+        con = _ro_connection(name, immutable=False)
+    except sqlite3.Error as e:
+        if _code(e) != _CANTOPEN or _has_wal(name):
+            raise refused(_unreadable(name, e)) from None
+        try:
+            con = _ro_connection(name, immutable=True)
+        except sqlite3.Error as e2:
+            raise refused(_unreadable(name, e2)) from None
+    try:
+        version = int(con.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error as e:
+        con.close()
+        raise refused(_unreadable(name, e)) from None
+    if version != len(MIGRATIONS):
+        con.close()
+        state = "empty" if version == 0 else f"from an older Kessel (schema {version})"
+        raise refused(f"it is read-only and {state}, so it cannot be set up for this Kessel")
+    return con
+
+
+def _ro_connection(name: str, *, immutable: bool) -> sqlite3.Connection:
+    con = sqlite3.connect(
+        _uri(name, immutable=immutable), uri=True, isolation_level=None, check_same_thread=False
+    )
+    try:
+        con.execute("PRAGMA query_only=ON")
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 class Store:
     """All storage for the referee; the only writer of its file."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    def __init__(
+        self, db: aiosqlite.Connection, path: str, *, read_only: str | None = None
+    ) -> None:
         self._db = db
         self.path = path
+        # None, or why the file cannot be written (then every write raises StoreError)
+        self.read_only = read_only
         # One connection serves every game, so a transaction must not interleave with
         # another coroutine's statements: a second BEGIN would fail ("within a
         # transaction"), and a read would see rows not yet committed.
@@ -170,58 +410,41 @@ class Store:
 
     # --- opening ---------------------------------------------------------------------
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, *, read_only: bool = False) -> Store:
+        """Open (or create) the game database at `path`.
+
+        Every check and every SQLite call that may fail runs on a plain sqlite3 connection
+        in a worker thread (`_connect`); aiosqlite only receives a connection that is
+        already open, so a refused file leaves no connection thread behind. A file that
+        cannot be written (a read-only file, folder or file system, or `read_only`) is
+        opened read-only: reading works, every write raises "read-only: nothing was saved".
+        Anything else that is not a Kessel game database is refused with a StoreError
+        before anything is written to it."""
+        conn, why = await asyncio.to_thread(_connect, path, read_only)
         try:
-            db = await aiosqlite.connect(str(path), isolation_level=None)
-        except sqlite3.Error as e:
-            raise _explain(e) from None
-        try:
-            await db.execute("PRAGMA busy_timeout=5000")
-            await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute("PRAGMA synchronous=FULL")
-            await db.execute("PRAGMA foreign_keys=ON")
-            store = cls(db, str(path))
-            await store._migrate()
-        except BaseException as e:
-            await db.close()  # also when refused (a newer schema): no connection left open
-            if isinstance(e, sqlite3.Error):
-                raise _explain(e) from None
+            db = await aiosqlite.Connection(lambda: conn, 64)
+        except BaseException:
+            conn.close()
             raise
-        return store
+        return cls(db, os.fspath(path), read_only=why)
 
     async def close(self) -> None:
         await self._db.close()
 
-    async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        version = int(row[0]) if row else 0
-        if version > len(MIGRATIONS):
-            raise StoreError(
-                f"the game database is from a newer Kessel (schema {version}); upgrade Kessel"
-            )
-        for i in range(version, len(MIGRATIONS)):
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for stmt in MIGRATIONS[i]:
-                    await self._db.execute(stmt)
-                await self._db.execute(f"PRAGMA user_version = {i + 1}")
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-
     async def check(self) -> str:
         """`PRAGMA integrity_check`: "ok" when the file is sound."""
-        async with self._lock, self._db.execute("PRAGMA integrity_check") as cur:
-            row = await cur.fetchone()
-        return str(row[0]) if row else "?"
+        rows = await self._all("PRAGMA integrity_check")
+        return str(rows[0][0]) if rows else "?"
 
     # --- transactions ----------------------------------------------------------------
     @asynccontextmanager
     async def _txn(self) -> AsyncIterator[aiosqlite.Connection]:
         """One `BEGIN IMMEDIATE` transaction: committed when the block ends, rolled back
         (and the error explained) when it raises."""
+        if self.read_only is not None:
+            raise StoreError(
+                f"the game database is read-only: nothing was saved ({self.read_only})"
+            )
         async with self._lock:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
@@ -250,7 +473,17 @@ class Store:
             raise _explain(e) from None
 
     # --- games -----------------------------------------------------------------------
-    async def create_game(self, row: GameRow, first: Iterable[NewRecord] = ()) -> None:
+    async def create_game(
+        self,
+        row: GameRow,
+        first: Iterable[NewRecord] = (),
+        *,
+        seats: Sequence[tuple[str, Sequence[Any]]] = (),
+    ) -> None:
+        """Create a game in ONE transaction: its row, its `first` log records (numbered
+        from 1) and its `seats` (e.g. `seat_join(..., seq=0)`). A crash leaves either
+        nothing or the whole game; a game made in two steps (the row, then an append) is
+        left half-made by a crash between them, so the referee never does that."""
         steps: list[tuple[str, Sequence[Any]]] = [
             (
                 "INSERT INTO games(id, name, guild, channel, scenario, scenario_data, seed,"
@@ -273,6 +506,7 @@ class Store:
             )
         ]
         steps += self._append_steps(row.id, 0, list(first), time.time())
+        steps += list(seats)
         await self._write(steps)
 
     async def game(self, game_id: str) -> GameRow | None:
@@ -287,7 +521,9 @@ class Store:
         user: str | None = None,
         statuses: Sequence[str] = (),
     ) -> list[GameRow]:
-        sql = "SELECT * FROM games WHERE 1=1"
+        # head 0: a game whose creation never finished (a crash between the two steps of
+        # an older Kessel): it has no record of what it is, so it is not listed
+        sql = "SELECT * FROM games WHERE head > 0"
         args: list[Any] = []
         if guild is not None:
             sql += " AND guild = ?"
@@ -498,12 +734,19 @@ class Store:
 
     async def backup(self, target: str | Path) -> None:
         """An online copy of the whole database (safe while the referee runs)."""
-        dest = await aiosqlite.connect(str(target))
+        try:
+            dest = await asyncio.to_thread(
+                sqlite3.connect, os.fspath(target), check_same_thread=False
+            )
+        except (sqlite3.Error, ValueError) as e:
+            raise StoreError(f"cannot write the backup {_shown(os.fspath(target))}: {e}") from None
         try:
             async with self._lock:
                 await self._db.backup(dest)
+        except sqlite3.Error as e:
+            raise _explain(e, "the backup or the game database") from None
         finally:
-            await dest.close()
+            dest.close()
 
 
 def _game(r: Any) -> GameRow:

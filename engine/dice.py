@@ -13,6 +13,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.numbers import shown
+
 
 def seeded_face(seed: int, index: int) -> int:
     digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
@@ -56,7 +58,7 @@ def parse_faces(text: str) -> list[int]:
     for part in text.replace(" ", "").split(","):
         if not part:
             continue
-        if not part.isdigit() or not 1 <= int(part) <= 6:
-            raise ValueError(f"'{part}' is not a die face (1-6)")
+        if part not in ("1", "2", "3", "4", "5", "6"):
+            raise ValueError(f"'{shown(part)}' is not a die face (1-6)")
         out.append(int(part))
     return out

@@ -19,7 +19,7 @@ Layout = Literal["even-q", "odd-q"]
 HexId = str
 Hexside = tuple[HexId, HexId]
 
-_ID = re.compile(r"^\d{3,4}$")
+_ID = re.compile(r"^[0-9]{3,4}$")  # ASCII digits only
 
 
 class HexIdError(ValueError):

@@ -19,6 +19,7 @@ from typing import Literal
 
 from engine.hexgrid import HexIdError, normalize
 from engine.model import AIR_MISSION_WORDS
+from engine.numbers import is_whole
 from engine.orders import (
     Air,
     Attack,
@@ -48,6 +49,9 @@ from engine.orders import (
 )
 
 __all__ = ["USAGE", "NotationError", "format_order", "parse_order", "parse_orders"]
+
+
+MAX_LINE = 2000  # characters in one order line (a long move path is ~150)
 
 
 class NotationError(ValueError):
@@ -107,7 +111,7 @@ USAGE: dict[str, str] = {
     "done": "done",
 }
 
-_HEX = re.compile(r"^\d{3,4}$")
+_HEX = re.compile(r"^[0-9]{3,4}$")  # ASCII digits only (\d takes any script)
 _ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
 _ZONE = re.compile(r"^[A-Za-z]$")
 _WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
@@ -122,7 +126,7 @@ _UNIT_HELP = "unit ids look like s-232 or g-88a; @HEX means your units in that h
 
 def _hexish(tok: str) -> bool:
     """A token that is meant as a hex number (starts with a digit)."""
-    return tok[:1].isdigit()
+    return tok[:1].isascii() and tok[:1].isdigit()
 
 
 def _hex(tok: str) -> str:
@@ -289,7 +293,7 @@ def _parse_attack(args: list[str]) -> Order:
             )
         refs: list[str] = []
         for tok in groups["air"]:
-            if not (_ID.match(tok) or tok.isdigit()):
+            if not (_ID.match(tok) or is_whole(tok)):
                 raise _Problem(f"'{tok}' is not an air counter id or SP amount (e.g. g-air1 or 2)")
             refs.append(tok)
         air = tuple(refs)
@@ -321,7 +325,7 @@ def _cms_group(verb: str, groups: dict[str, list[str]]) -> int:
     if "cms" not in groups:
         return 0
     vals = groups["cms"]
-    if len(vals) != 1 or not vals[0].isdigit() or int(vals[0]) < 1:
+    if len(vals) != 1 or not is_whole(vals[0]) or int(vals[0]) < 1:
         raise _Problem(f"'cms' takes one whole number of CMs (e.g. cms 2): {USAGE[verb]}")
     return int(vals[0])
 
@@ -467,7 +471,7 @@ def _parse_leave(args: list[str]) -> Order:
 def _river_part(word: str) -> str:
     """`HEX` or `HEX:ATTACKS`, one hex of a river crossing attack split (8.2.19)."""
     where, colon, n = word.partition(":")
-    if colon and not n.isdigit():
+    if colon and not is_whole(n):
         raise _Problem(f"'{word}': give the hex and its number of attacks, e.g. 1619:2 (8.2.19)")
     return _hex(where) + (f":{int(n)}" if colon else "")
 
@@ -482,7 +486,7 @@ def _parse_air(args: list[str]) -> Order:
     first, mission, where = args[:3]
     counter: str | None = None
     amount: int | None = None
-    if first.isdigit():
+    if is_whole(first):
         amount = int(first)
         if amount < 1:
             raise _Problem("an air mission needs at least 1 SP")
@@ -615,9 +619,21 @@ def parse_order(line: str, lineno: int = 1) -> Order | None:
     """One line of notation -> its order, or None for a blank or comment-only line.
 
     Raises NotationError naming the line number and what is wrong."""
-    text = line.split("#", 1)[0].strip()
+    order = line.split("#", 1)[0]  # a comment may be long: it is never read back
+    if len(order) > MAX_LINE:  # refused unread, and never echoed whole
+        raise NotationError(
+            lineno,
+            order[:40],
+            f"the line is {len(order):,} characters long; an order is at most {MAX_LINE:,}",
+        )
+    # tabs and no-break spaces (pasted orders) are spaces; other control characters are not
+    text = "".join(" " if c.isspace() else c for c in order).strip()
     if not text:
         return None
+    if bad := next((c for c in text if not c.isprintable()), None):
+        raise NotationError(
+            lineno, text, f"the line holds a control character ({bad!r}); type the order again"
+        )
     try:
         return _parse(text, lineno)
     except _Problem as p:

@@ -3,6 +3,7 @@ the problem)."""
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -14,16 +15,24 @@ class ScenarioError(Exception):
     """A scenario, map, countersheet or table file that cannot be used.
 
     `str(e)` is `"{file}: {key}: {problem}"`, e.g.
-    `t.yaml: units[2].hex: 9999 is not on the map (columns 1-10, rows 1-8)`."""
+    `t.yaml: units[2].hex: 9999 is not on the map (columns 1-10, rows 1-8)`, always one
+    line: a control character (a newline in a file name) is shown escaped."""
 
     def __init__(self, file: str, key: str, problem: str) -> None:
-        super().__init__(f"{file}: {key}: {problem}")
+        super().__init__(one_line(f"{file}: {key}: {problem}"))
         self.file = file
         self.key = key
         self.problem = problem
 
     def __reduce__(self) -> tuple[type[ScenarioError], tuple[str, str, str]]:
         return (type(self), (self.file, self.key, self.problem))
+
+
+def one_line(text: str) -> str:
+    """`text` with every unprintable character (newline, NUL, bidi control ...) escaped."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 Loc = Sequence[int | str]
@@ -42,8 +51,16 @@ def key_path(loc: Loc) -> str:
     return out or "(top level)"
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
+
+
 def _short(value: object) -> str:
-    text = repr(value)
+    """A value in an error message, cut short: `reprlib` looks at no more than it shows,
+    whatever the size of the value (a plain repr() of shared lists is exponential)."""
+    text = _REPR.repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

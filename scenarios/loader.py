@@ -46,6 +46,8 @@ from engine.model import (
     VictoryHex,
     Withdrawal,
 )
+from engine.notation import NotationError, format_order, parse_order
+from engine.orders import Air, Attack, Move, Order
 from scenarios.errors import ScenarioError, validated
 from scenarios.schema import (
     ARTILLERY_TYPES,
@@ -70,13 +72,78 @@ from scenarios.tables import (
     load_supply,
     load_table,
 )
-from scenarios.yamlio import parse_yaml, read_yaml_file
+from scenarios.yamlio import parse_yaml, path_exists, read_yaml_file
 
 SHIPPED_DIR = PACKAGE_DIR / "wb95"
 STACK_LIMIT = 8  # 3.2.1
 # Hexside features that have no row in the TERRAIN INFLUENCE tables (7.3 / 7.2, 19.0).
 TABLELESS_FEATURES = frozenset({"fixed-position", "fortified-line"})
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+MAX_UNIT_ID = 64  # characters (shipped: 17); an order line holds at most 2,000
+MAX_AIR_COUNTERS = 1000  # `counters: N` makes N counters (shipped: 6 a side)
+
+
+def unit_id_problem(uid: str, air: bool = False) -> str | None:
+    """Why `uid` cannot be the id of a unit (or, `air`, of an air counter), or None.
+
+    An id is what orders name (docs/rulings.md K89): it must be written by
+    `engine.notation.format_order` and read back by `parse_order` unchanged, in every
+    place of an order a unit takes -- so one word of the notation (no space, NUL or other
+    control character, no look-alike letter from another script, no `/` or `..`), not
+    `@HEX` (the units in a hex), not a word the notation reserves where units are listed
+    (`support`, `air`, `full` ...), and not empty."""
+    return unit_id_problems([uid], air).get(0)
+
+
+def unit_id_problems(ids: Sequence[str], air: bool = False) -> dict[int, str]:
+    """`unit_id_problem` of each id, by its index in `ids` (good ids are left out). The
+    ids are written and read back many to an order, so checking all the units of a
+    scenario costs a few milliseconds."""
+    out: dict[int, str] = {}
+    for start in range(0, len(ids), _IDS_PER_ORDER):
+        chunk = tuple(ids[start : start + _IDS_PER_ORDER])
+        if _round_trips(chunk, air):
+            continue
+        for i, uid in enumerate(chunk, start):
+            if len(chunk) == 1 or not _round_trips((uid,), air):
+                out[i] = _id_problem(uid)
+    return out
+
+
+_IDS_PER_ORDER = 25  # x MAX_UNIT_ID characters stays within an order line (2,000)
+
+
+def _round_trips(ids: tuple[str, ...], air: bool) -> bool:
+    if not all(0 < len(uid) <= MAX_UNIT_ID and not uid.startswith("@") for uid in ids):
+        return False  # `@0535` would name the units in hex 0535
+    orders: tuple[Order, ...]
+    if air:
+        orders = (
+            *(Air(mission="attack", hex="0101", counter=uid) for uid in ids),
+            Attack(units=("x",), target="0101", air=ids),
+        )
+    else:
+        orders = (
+            Move(units=ids, path=("0101",), full=True),
+            Attack(units=ids, target="0101", support=ids, air=("x",)),
+        )
+    try:
+        return all(parse_order(format_order(o), 0) == o for o in orders)
+    except NotationError:
+        return False
+
+
+def _id_problem(uid: str) -> str:
+    if not uid:
+        return "a unit id may not be empty"
+    shown = repr(uid) if len(uid) <= 40 else repr(uid[:37]) + "..."
+    if len(uid) > MAX_UNIT_ID:
+        return f"{shown} is {len(uid)} characters long; a unit id has at most {MAX_UNIT_ID}"
+    return (
+        f"{shown} cannot be named in an order: a unit id is one word of ASCII letters, "
+        "digits, '-', '_' and '.', starting with a letter, e.g. s-232, and not a word of "
+        "the order notation such as support or air (K89)"
+    )
 
 
 @dataclass(frozen=True)
@@ -136,7 +203,7 @@ def _scenario_path(ref: str | os.PathLike[str]) -> Path:
         return Path(ref)
     text = str(ref)
     p = Path(text)
-    if p.suffix in (".yaml", ".yml") or "/" in text or os.sep in text or p.is_file():
+    if p.suffix in (".yaml", ".yml") or "/" in text or os.sep in text or path_exists(p):
         return p
     shipped = list_scenarios()
     for info in shipped:
@@ -155,7 +222,7 @@ def _data_file(kind: str, ref: str, base_dir: Path | None, file: str, key: str) 
         p = Path(ref)
         if not p.is_absolute() and base_dir is not None:
             p = base_dir / p
-        if not p.is_file():
+        if not path_exists(p):  # anything else there: read_text says what is wrong
             raise ScenarioError(file, key, f"{what} file {p} not found")
         return p
     if not _ID.match(ref):
@@ -302,7 +369,7 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
         victory=tuple(victory),
         victory_rules=victory_rules,
         **_barrage(sc, ctx, sides),
-        air=dict(sc.air),
+        air={side: _turn_keys(a) for side, a in sc.air.items()},
         air_sides=_air(sc, ctx, sides, units, calendar_start, start.turn),
         air_rules=load_air_rules(sc.game),
         special=special,
@@ -489,6 +556,20 @@ def _barrage(sc: ScenarioIn, ctx: _Ctx, sides: Mapping[str, SideSpec]) -> dict[s
     }
 
 
+def _turn_keys(side_air: object) -> object:
+    """A side's `air:` entry with the turns of its `sp: {turn: SPs}` as numbers: JSON (a
+    scenario the service stored) has only text keys, `"3": 5` for `3: 5`."""
+    if not isinstance(side_air, dict) or not isinstance(side_air.get("sp"), dict):
+        return side_air
+
+    def turn(key: object) -> object:
+        if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 6:
+            return int(key)
+        return key
+
+    return {**side_air, "sp": {turn(k): v for k, v in side_air["sp"].items()}}
+
+
 def _air(
     sc: ScenarioIn,
     ctx: _Ctx,
@@ -515,6 +596,7 @@ def _air(
             raw = {"sp": raw}  # `soviet: 4`: 4 SPs every turn
         elif isinstance(raw, list):
             raw = {"counters": raw}  # `german: [{id: g-air1, sp: 8}, ...]`
+        raw = _turn_keys(raw)
         a = validated(AirSideIn, raw, ctx.file, ("air", side))
 
         def turn_of(value: int | dt.date, sub: str, _key: str = key) -> int:
@@ -549,6 +631,10 @@ def _air(
         counters: list[AirCounter] = []
         nation = sides[side].nation
         if isinstance(a.counters, int):
+            if a.counters > MAX_AIR_COUNTERS:
+                raise ctx.err(
+                    f"{key}.counters", f"{a.counters} air counters: at most {MAX_AIR_COUNTERS}"
+                )
             prefix = side[:1] if initials.count(side[:1]) == 1 else side
             sp = rules.default_counter_sp(nation)
             counters = [
@@ -568,7 +654,10 @@ def _air(
                         printed=c.sp is not None,
                     )
                 )
-        for made in counters:
+        for j, made in enumerate(counters):
+            id_problem = unit_id_problem(made.id, air=True)
+            if id_problem is not None:
+                raise ctx.err(f"{key}.counters[{j}].id", id_problem)
             if made.id in units:
                 raise ctx.err(f"{key}.counters", f"{made.id!r} is also a unit id")
             if made.id in seen:
@@ -799,6 +888,8 @@ def _countersheet(
     if cs.game is not None and cs.game != game:
         raise ctx.err("countersheet", f"{ref!r} is a {cs.game} countersheet, not {game}")
     entries: dict[str, dict[str, Any]] = {}
+    for i, problem in unit_id_problems([c.id for c in cs.units]).items():
+        raise ScenarioError(str(path), f"units[{i}].id", problem)
     for i, (raw, counter) in enumerate(zip(data["units"], cs.units, strict=True)):
         if counter.id in entries:
             raise ScenarioError(str(path), f"units[{i}].id", f"duplicate id {counter.id!r}")
@@ -821,6 +912,7 @@ def _units(
     specs: dict[str, UnitSpec] = {}
     where: dict[str, int] = {}
     starts: list[UnitStart] = []
+    ids: list[str] = []
     for i, raw in enumerate(sc.units):
         key = f"units[{i}]"
         if not isinstance(raw, dict):
@@ -844,6 +936,7 @@ def _units(
         def bad(sub: str, problem: str, _key: str = key) -> ScenarioError:
             return ctx.err(f"{_key}.{sub}" if sub else _key, problem)
 
+        ids.append(u.id)
         if u.id in where:
             raise bad("id", f"duplicate unit id {u.id!r} (also units[{where[u.id]}])")
         where[u.id] = i
@@ -950,6 +1043,8 @@ def _units(
                 arrives=arrives,
             )
         )
+    for i, problem in unit_id_problems(ids).items():  # K89: every unit can be ordered
+        raise ctx.err(f"units[{i}].id", problem)
     return specs, starts
 
 

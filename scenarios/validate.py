@@ -27,10 +27,11 @@ from scenarios.loader import (
     build_map,
     list_scenarios,
     load_scenario,
+    unit_id_problems,
 )
 from scenarios.schema import CountersheetIn, MapFileIn, ScenarioIn, UnitIn
 from scenarios.tables import PACKAGE_DIR, load_table
-from scenarios.yamlio import read_yaml_file
+from scenarios.yamlio import path_exists, read_yaml_file
 
 STACK_LIMIT = 8  # 3.2.1
 
@@ -49,7 +50,7 @@ class Report:
 def resolve(ref: str) -> Path:
     """A path, or the id of a shipped scenario, map or countersheet."""
     p = Path(ref)
-    if p.is_file():
+    if path_exists(p):  # a directory or a device too: read_text says what is wrong
         return p
     for info in list_scenarios():
         if info.id == ref:
@@ -97,8 +98,11 @@ def _sheet(data: dict[str, Any], file: str) -> list[str]:
         return [str(from_validation(e, file))]
     out: list[str] = []
     seen: set[str] = set()
+    bad_ids = unit_id_problems([u.id for u in cs.units])  # K89
     for i, u in enumerate(cs.units):
         key = f"{file}: units[{i}]"
+        if i in bad_ids:
+            out.append(f"{key}.id: {bad_ids[i]}")
         if u.id in seen:
             out.append(f"{key}.id: duplicate id {u.id!r}")
         seen.add(u.id)
@@ -147,6 +151,7 @@ def _scenario(data: dict[str, Any], path: Path) -> list[str]:
     out: list[str] = []
     grid = m.grid
     placed: list[tuple[str, str, HexId, str, int]] = []  # id, side, hex, type, stack weight
+    ids: dict[int, str] = {}
     for i, raw in enumerate(sc.units):
         key = f"{file}: units[{i}]"
         if not isinstance(raw, dict):
@@ -158,6 +163,7 @@ def _scenario(data: dict[str, Any], path: Path) -> list[str]:
         except ValidationError as e:
             out.append(str(from_validation(e, file, ("units", i))))
             continue
+        ids[i] = u.id
         if u.side not in sc.sides:
             out.append(f"{key}.side: unknown side {u.side!r}")
             continue
@@ -180,9 +186,13 @@ def _scenario(data: dict[str, Any], path: Path) -> list[str]:
                 out.append(f"{key}.arrives.zone: unknown entry zone {a.zone!r} (map: {known})")
             if a.hex is not None and not grid.contains(a.hex):
                 out.append(f"{key}.arrives.hex: {a.hex} is not on the map")
+    index = list(ids)
+    for j, problem in sorted(unit_id_problems(list(ids.values())).items()):  # K89
+        out.append(f"{file}: units[{index[j]}].id: {problem}")
     out.extend(_stacking(placed, m, file))
-    special = sc.special.get("surrounded", []) if isinstance(sc.special, dict) else []
-    out.extend(_surrounded(placed, m, file, frozenset(map(str, special or []))))
+    special = sc.special.get("surrounded") if isinstance(sc.special, dict) else None
+    allowed = frozenset(map(str, special)) if isinstance(special, list) else frozenset()
+    out.extend(_surrounded(placed, m, file, allowed))
     if not out:
         try:
             load_scenario(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import json
 import os
 from collections.abc import Callable
 from fractions import Fraction
@@ -26,7 +27,10 @@ from scenarios import (
     load_scenario_data,
     load_scenario_text,
     load_table,
+    yamlio,
 )
+from scenarios.loader import unit_id_problem
+from scenarios.yamlio import MAX_NODES, parse_yaml, read_yaml_file
 
 # DESIGN §5's example, verbatim but for two lines: `edges:` lists real hexes instead of
 # "...", and the unit stands on 0303 (0333 is off this 10x8 map).
@@ -858,17 +862,32 @@ def test_bad_scenarios_name_file_key_and_problem(
         pytest.param("id: t\nid: u\n", "line 2, column 1", "duplicate key 'id'",
                      id="duplicate-key"),
         pytest.param("\tid: t\n", "line 1, column 1", "YAML syntax error", id="tab-indent"),
-        pytest.param("id: t\ncalendar: {start: 1944-13-45}\n", "(yaml)", "month",
-                     id="impossible-date"),
+        pytest.param("id: t\ncalendar: {start: 1944-13-45}\n", "line 2, column 19",
+                     "'1944-13-45' is not a date: month must be in 1..12", id="impossible-date"),
         pytest.param(
             "[" * 5000,
-            *(  # libyaml (6.0.4, requirements/*.lock) stops at its own depth limit
+            *(  # libyaml (6.0.4, requirements/*.lock) scans ahead to its own depth limit
                 ("line 1, column 1001", "exceeded maximum nesting depth")
                 if yaml.__with_libyaml__
-                else ("(yaml)", "nested too deeply")
+                else ("line 1, column 65", "YAML refused: nested more than 64 levels deep")
             ),
             id="deep-nesting",
         ),
+        pytest.param("[" * 100 + "]" * 100, "line 1, column 65",
+                     "YAML refused: nested more than 64 levels deep", id="nested-too-deep"),
+        pytest.param("a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+                     + "".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n"
+                               for p, c in zip("abcdef", "bcdefg", strict=True)),
+                     "line 6, column 12", "aliases expand it to more than 250,000 values",
+                     id="alias-bomb"),
+        pytest.param("a: &a [*a]\n", "line 1, column 8", "a recursive structure",
+                     id="recursive-alias"),
+        pytest.param("a: !!binary aGVsbG8=\n", "line 1, column 4",
+                     "binary values (!!binary) are not allowed", id="binary-tag"),
+        pytest.param("a: !!bool maybe\n", "line 1, column 4", "'maybe' is not a valid bool",
+                     id="bad-bool-tag"),
+        pytest.param("a: b\ac\n", "line 1, column 5", "the character U+0007 is not allowed",
+                     id="control-character"),
         pytest.param("a: !!python/object:os.system x\n", "line 1, column 4",
                      "could not determine a constructor", id="unsafe-tag"),
     ],
@@ -952,3 +971,141 @@ def test_junk_values_give_a_scenario_error_or_load(where: str, key: str, value: 
     except ScenarioError as e:
         assert str(e).startswith("t.yaml: ")
         assert e.key and e.problem
+
+
+# --- issue #14: JSON-safe data, unit ids, the loader's limits ----------------------------------
+@pytest.mark.parametrize("info", list_scenarios(), ids=lambda i: i.id)
+def test_every_shipped_scenario_survives_a_json_round_trip(info: ScenarioInfo) -> None:
+    """The service stores a scenario file's data as JSON (`kessel play FILE.yaml`): the
+    data has JSON types only (a date is its ISO text) and loads the same way after."""
+    data = read_yaml_file(info.path)
+    again = json.loads(json.dumps(data))  # no `default=`: a date would raise TypeError
+    setup = load_scenario_data(again, str(info.path), info.path.parent)
+    assert repr(setup) == repr(load_scenario(info.path))
+
+
+def test_dates_are_read_as_iso_text_and_the_schema_reads_them() -> None:
+    assert parse_yaml("d: 1944-01-24\nt: 2001-12-14 21:59:43\n", "t.yaml") == {
+        "d": "1944-01-24",
+        "t": "2001-12-14T21:59:43",
+    }
+    data = example()
+    data["calendar"] = {"start": "1944-01-24"}
+    assert load_scenario_data(data).calendar_start == dt.date(1944, 1, 24)
+
+
+def test_air_turns_written_as_json_text_are_turns() -> None:
+    data = base()
+    data["air"] = {"soviet": {"sp": {1: 4, 2: 2}}}
+    as_json = json.loads(json.dumps(data))
+    assert as_json["air"]["soviet"]["sp"] == {"1": 4, "2": 2}
+    setup = load_scenario_data(as_json)
+    assert setup.air_sides["soviet"].sp == {1: 4, 2: 2}
+    assert repr(setup) == repr(load_scenario_data(data))
+
+
+BAD_UNIT_IDS = [
+    pytest.param("s 180", id="space"),
+    pytest.param("s\x00180", id="nul"),
+    pytest.param("../s-180", id="path"),
+    pytest.param("s-180\n", id="newline"),
+    pytest.param("s-1\x1b[31m", id="escape"),
+    pytest.param("\u0455-180", id="cyrillic-look-alike"),
+    pytest.param("s\u200b180", id="zero-width-space"),
+    pytest.param("@0303", id="at-hex"),
+    pytest.param("support", id="notation-word"),
+    pytest.param("s-" + "x" * 70, id="too-long"),
+]
+
+
+@pytest.mark.parametrize("uid", BAD_UNIT_IDS)
+def test_a_unit_id_no_order_can_name_is_refused(uid: str) -> None:
+    """K89, issue #14: a unit id round-trips through the order notation."""
+    data = base()
+    data["units"][0]["id"] = uid
+    with pytest.raises(ScenarioError) as e:
+        load_scenario_data(data, name="t.yaml")
+    assert e.value.key == "units[0].id"
+    assert "\n" not in str(e.value)
+    assert unit_id_problem(uid) == e.value.problem
+
+
+def test_an_empty_unit_id_is_refused() -> None:
+    data = base()
+    data["units"][0]["id"] = ""
+    with pytest.raises(ScenarioError) as e:
+        load_scenario_data(data, name="t.yaml")
+    assert e.value.key == "units[0].id"
+    assert unit_id_problem("") == "a unit id may not be empty"
+
+
+@pytest.mark.parametrize("uid", ["s-180", "g-88a", "S-3mc.4_1", "s-1gwtbm"])
+def test_unit_ids_orders_can_name(uid: str) -> None:
+    assert unit_id_problem(uid) is None
+    data = base()
+    data["units"][0]["id"] = uid
+    assert uid in load_scenario_data(data).units
+
+
+def test_a_countersheet_or_air_counter_id_no_order_can_name(tmp_path: Path) -> None:
+    sheet = tmp_path / "countersheets" / "mine.yaml"
+    sheet.parent.mkdir()
+    sheet.write_text("units:\n  - {id: 's 1', side: soviet, type: inf, sp: 4, mp: 4}\n")
+    data = base()
+    data["countersheet"] = "mine"
+    with pytest.raises(ScenarioError) as e:
+        load_scenario_data(data, name="t.yaml", base_dir=tmp_path)
+    assert (e.value.file, e.value.key) == (str(sheet), "units[0].id")
+    data = base()
+    data["air"] = {"soviet": {"counters": [{"id": "a 1", "sp": 3}]}}
+    with pytest.raises(ScenarioError) as e:
+        load_scenario_data(data, name="t.yaml")
+    assert e.value.key == "air.soviet.counters[0].id"
+    data["air"] = {"soviet": {"counters": 10**9}}
+    with pytest.raises(ScenarioError, match="at most 1000"):
+        load_scenario_data(data, name="t.yaml")
+
+
+def test_merge_keys_and_duplicate_keys() -> None:
+    text = "a: &a {x: 1, y: 2}\nb: {<<: *a, x: 3}\n"
+    assert parse_yaml(text, "t.yaml") == {"a": {"x": 1, "y": 2}, "b": {"x": 3, "y": 2}}
+    with pytest.raises(ScenarioError, match="duplicate key 'x'"):
+        parse_yaml("a: &a {x: 1}\nb: {<<: *a, x: 3, x: 4}\n", "t.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "problem"),
+    [
+        pytest.param("[" * 5000, "line 1, column 65", "nested more than 64 levels deep",
+                     id="deep"),
+        pytest.param("a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+                     + "".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n"
+                               for p, c in zip("abcdef", "bcdefg", strict=True)),
+                     "line 6, column 12", "more than 250,000 values", id="alias-bomb"),
+        pytest.param("a: &a x\nb: [" + ", ".join(["*a"] * 10_001) + "]\n",
+                     "line 2, column 40005", "more than 10,000 aliases", id="aliases"),
+        pytest.param("a: &a {b: *a}\n", "line 1, column 11", "recursive structure",
+                     id="recursive"),
+        pytest.param("a: b\x00c\n", "line 1, column 5", "U+0000 is not allowed", id="nul"),
+    ],
+)  # fmt: skip
+def test_both_parsers_keep_the_limits(text: str, key: str, problem: str) -> None:
+    """The limits are in the composing, shared by libyaml's parser and Python's (used
+    when PyYAML has no libyaml)."""
+    with pytest.raises(ScenarioError) as e:
+        yamlio._parse_with(yamlio.PyDataLoader, text, "t.yaml")
+    assert (e.value.key, problem in e.value.problem) == (key, True), str(e.value)
+
+
+def test_both_parsers_read_the_shipped_files_alike() -> None:
+    root = Path(yamlio.__file__).parent
+    for path in sorted(root.glob("*/*.yaml"))[:12]:
+        text = path.read_text(encoding="utf-8")
+        assert yamlio._parse_with(yamlio.PyDataLoader, text, "t") == parse_yaml(text, "t")
+
+
+def test_a_large_file_within_the_limits_still_loads() -> None:
+    items = ",".join(["1"] * (MAX_NODES - 10))
+    assert len(parse_yaml(f"a: [{items}]", "t.yaml")["a"]) == MAX_NODES - 10
+    with pytest.raises(ScenarioError, match="more than 250,000 values"):
+        parse_yaml(f"a: [{items}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]", "t.yaml")

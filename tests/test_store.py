@@ -93,9 +93,42 @@ async def test_a_file_from_a_newer_schema_is_refused_clearly(tmp_path: Path) -> 
 
 async def test_a_file_that_is_not_a_database_is_refused_clearly(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
-    db.write_bytes(b"this is not a database file, just some text " * 200)
-    with pytest.raises(StoreError, match="damaged"):
+    text = b"this is not a database file, just some text " * 200
+    db.write_bytes(text)
+    with pytest.raises(StoreError, match=r"k\.db: it is not an SQLite database.*damaged"):
         await Store.open(db)
+    assert db.read_bytes() == text
+
+
+@pytest.mark.parametrize("kind", ["empty file", "empty database"])
+async def test_an_empty_file_or_database_becomes_a_store(tmp_path: Path, kind: str) -> None:
+    db = tmp_path / "k.db"
+    if kind == "empty file":
+        db.touch()
+    else:
+        sqlite3.connect(db).execute("PRAGMA user_version = 0").connection.close()
+    s = await Store.open(db)
+    await s.close()
+    assert _raw(db, "PRAGMA user_version") == [(len(MIGRATIONS),)]
+
+
+async def test_a_sqlite_file_of_another_program_is_not_adopted(tmp_path: Path) -> None:
+    """Tables of its own, or Kessel's table names without Kessel's user_version: not
+    ours. Nothing is written: no WAL switch, no migration."""
+    for i, (sql, version) in enumerate(
+        [("CREATE TABLE notes(x)", 0), ("CREATE TABLE games(x)", 0), ("CREATE TABLE t(x)", 1)]
+    ):
+        db = tmp_path / f"other{i}.db"
+        con = sqlite3.connect(db)
+        con.execute(sql)
+        con.execute(f"PRAGMA user_version = {version}")
+        con.commit()
+        con.close()
+        data = db.read_bytes()
+        with pytest.raises(StoreError, match="another program's SQLite database"):
+            await Store.open(db)
+        assert db.read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other0.db", "other1.db", "other2.db"]
 
 
 # --- the append transaction ----------------------------------------------------------
@@ -170,6 +203,31 @@ async def test_create_game_with_first_records_is_one_transaction(store: Store) -
     assert await store.log("g1") == []
 
 
+async def test_create_game_writes_row_records_and_seats_together(store: Store) -> None:
+    """Issue #14: the game row, its first records and its seats are one transaction."""
+    created = NewRecord("u", "created", {"scenario": "demo-steblev", "seed": 1})
+    moderator = Store.seat_join("g2", "u", "U", "moderator", "", 0)
+    bad_seat = ("INSERT INTO seats(game_id, user_id) VALUES (?, ?)", ("g2", "u"))  # NOT NULLs
+    with pytest.raises(StoreError, match="database error"):
+        await store.create_game(_row("g2"), [created], seats=[moderator, bad_seat])
+    assert await store.game("g2") is None and await store.log("g2") == []
+    assert await store.seats("g2") == []
+    await store.create_game(_row("g2"), [created, _input(2)], seats=[moderator])
+    g = await store.game("g2")
+    assert g is not None and g.head == 2
+    assert [(r.seq, r.kind) for r in await store.log("g2")] == [(1, "created"), (2, "input")]
+    assert [(s.role, s.joined_seq) for s in await store.seats("g2")] == [("moderator", 0)]
+
+
+async def test_a_game_whose_creation_never_finished_is_not_listed(store: Store) -> None:
+    """A row without records (an older Kessel killed between its two creation steps)
+    says nothing of the game: it is not listed."""
+    await store.create_game(_row("g1"))
+    await store.create_game(_row("g2"), [_input(1)])
+    assert [g.id for g in await store.games()] == ["g2"]
+    assert await store.ids() == {"g1", "g2"}  # its id stays taken
+
+
 async def test_snapshots_latest_wins(store: Store) -> None:
     await store.create_game(_row())
     await store.append("g1", 0, [_input(1)], snapshot=(1, {"turn": 1}))
@@ -190,6 +248,53 @@ async def test_wal_and_synchronous_full_are_set(store: Store) -> None:
     rows = await store._all("PRAGMA foreign_keys")
     assert rows[0][0] == 1
     assert await store.check() == "ok"
+
+
+async def test_a_read_only_store_reads_and_refuses_every_write(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    s = await Store.open(db)
+    await s.create_game(_row(), [_input(1)])
+    await s.close()
+    data = db.read_bytes()
+    s = await Store.open(db, read_only=True)
+    try:
+        assert s.read_only == "opened read-only"
+        assert [r.seq for r in await s.log("g1")] == [1]
+        assert await s.check() == "ok"
+        refused = "read-only: nothing was saved \\(opened read-only\\)"
+        for write in (
+            s.append("g1", 1, [_input(2)]),
+            s.create_game(_row("g2")),
+            s.set_last_seen("g1", "u", 1),
+            s.set_server_setting("g", "k", 1),
+            s.mark_reminded("g1", 1),
+        ):
+            with pytest.raises(StoreError, match=refused):
+                await write
+        # and should a write get past that check, SQLite refuses it too (query_only)
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            await s._db.execute("DELETE FROM log")
+        target = tmp_path / "copy.db"
+        await s.backup(target)  # a backup is a read
+        assert _raw(target, "SELECT count(*) FROM log") == [(1,)]
+    finally:
+        await s.close()
+    assert db.read_bytes() == data
+
+
+async def test_a_read_only_file_that_is_not_set_up_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    db.touch()
+    with pytest.raises(StoreError, match="it is read-only and empty, so it cannot be set up"):
+        await Store.open(db, read_only=True)
+    with pytest.raises(StoreError, match=r"new\.db: it does not exist, and it cannot be created"):
+        await Store.open(tmp_path / "new.db", read_only=True)
+    assert db.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["k.db"]
+
+
+async def test_a_backup_to_a_bad_path_is_a_store_error(store: Store, tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match=r"cannot write the backup"):
+        await store.backup(tmp_path / "no" / "such" / "b.db")
 
 
 async def test_backup_is_a_complete_consistent_copy(store: Store, tmp_path: Path) -> None:

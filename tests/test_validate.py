@@ -118,3 +118,58 @@ def test_validate_cli_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["validate", str(bad)]) == 1
     assert "not on the map" in capsys.readouterr().err
     assert main(["validate", "no-such-thing"]) == 1
+
+
+SHIPPED = sorted(
+    p
+    for kind in ("wb95", "maps", "countersheets")
+    for p in (Path(__file__).parents[1] / "scenarios" / kind).glob("*.yaml")
+)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_validate_every_shipped_file_is_good(path: Path) -> None:
+    report = validate(str(path))
+    assert report.ok, report.problems
+
+
+def test_validate_lists_every_unit_id_no_order_can_name(tmp_path: Path) -> None:
+    """K89, issue #14: an id must survive the notation round trip (a space, a NUL byte, a
+    path, a look-alike letter, `@HEX`, a reserved word of the notation)."""
+    bad = ["s 180", "s\x00180", "../s-180", "\u0455-180", "@0101", "support"]
+    units = [_unit("s-ok", "0101"), *(_unit(uid, f"0{i + 2}01") for i, uid in enumerate(bad))]
+    for u in units[1:]:
+        u["side"] = "soviet"
+    problems = validate(str(_write(tmp_path, _scenario(units)))).problems
+    id_problems = [p for p in problems if ".id: " in p]
+    assert len(id_problems) == len(bad), problems
+    for i, uid in enumerate(bad, start=1):
+        assert f"units[{i}].id: {uid!r} cannot be named in an order" in id_problems[i - 1]
+    assert all("\n" not in p for p in problems)
+
+
+def test_validate_a_countersheet_with_an_id_no_order_can_name(tmp_path: Path) -> None:
+    sheet = {"units": [{"id": "s a", "side": "soviet", "type": "inf", "sp": 4, "mp": 4}]}
+    problems = validate(str(_write(tmp_path, sheet, "sheet.yaml"))).problems
+    assert list(problems) == [
+        f"{tmp_path / 'sheet.yaml'}: units[0].id: 's a' cannot be named in an order: a unit "
+        "id is one word of ASCII letters, digits, '-', '_' and '.', starting with a letter, "
+        "e.g. s-232, and not a word of the order notation such as support or air (K89)"
+    ]
+
+
+def test_validate_a_surrounded_note_that_is_not_a_list(tmp_path: Path) -> None:
+    data = _scenario([_unit("s-a", "0101"), _unit("g-a", "0808")])
+    data["special"] = {"surrounded": 5}
+    assert validate(str(_write(tmp_path, data))).ok
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "."], ids=["device", "directory"])
+def test_validate_refuses_a_device_or_a_directory(
+    target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = validate(target)
+    assert report.kind == "file" and len(report.problems) == 1
+    assert f"{target}: (file): is " in report.problems[0]
+    assert main(["validate", target]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == f"{target}: 1 problem(s)"

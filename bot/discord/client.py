@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import incident
 from bot.discord.context import refuse
 from bot.discord.notify import Notifier
 from bot.discord.views import DYNAMIC_ITEMS
@@ -36,14 +37,10 @@ class RefereeTree(app_commands.CommandTree[Any]):
             message = f"'{cause.value}' is not a valid {cause.type.name.lower()}"
         elif isinstance(cause, app_commands.CheckFailure | app_commands.CommandOnCooldown):
             message = str(cause)
-        else:
+        else:  # the interaction's error boundary: an incident id, never a traceback
             command = interaction.command.qualified_name if interaction.command else "?"
-            log.error(
-                "command failed",
-                exc_info=cause,
-                extra={"command": command, "user": interaction.user.id},
-            )
-            message = "something went wrong; look at `/game status` and try again"
+            iid = incident.record(cause, f"/{command} by {interaction.user.id}")
+            message = incident.sentence(iid) + " Look at `/game status` and try again."
         try:
             await refuse(interaction, message)
         except discord.HTTPException:

@@ -3,7 +3,6 @@ refusals. Nothing here decides a rule."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -120,9 +119,11 @@ async def guarded(interaction: discord.Interaction[Any], work: Coroutine[Any, An
         await work
     except Refusal as e:
         await refuse(interaction, e.message)
-    except Exception:
-        logging.getLogger("kessel.discord").exception("component failed")
-        await refuse(interaction, "something went wrong; look at `/game status` and try again")
+    except Exception as e:  # a component's error boundary
+        from bot import incident
+
+        iid = incident.record(e, f"component by {interaction.user.id}")
+        await refuse(interaction, incident.sentence(iid) + " Look at `/game status`.")
 
 
 async def legal_of(

@@ -19,6 +19,7 @@ import discord
 from bot.discord.views import decision_view
 from bot.service import Caller, Refusal, Reply
 from bot.service.game import AI_PREFIX
+from engine.numbers import is_snowflake
 
 if TYPE_CHECKING:
     from bot.discord.client import KesselBot
@@ -51,7 +52,7 @@ def chunks(text: str, limit: int = LIMIT) -> list[str]:
 
 def _people(ids: list[str]) -> list[str]:
     """Discord users among seat holders (not the built-in opponent or local players)."""
-    return [i for i in ids if i.isdigit() and not i.startswith(AI_PREFIX)]
+    return [i for i in ids if is_snowflake(i) and not i.startswith(AI_PREFIX)]
 
 
 DM_RETRY_SECONDS = 24 * 3600
@@ -87,7 +88,7 @@ class Notifier:
         for r in replies:
             if r.to == "side" and r.kind in ("turn", "decision", "reminder"):
                 found = pings.setdefault(r.game, [])
-                found += [m for m in r.mention if m.isdigit() and m not in found]
+                found += [m for m in r.mention if is_snowflake(m) and m not in found]
         # the pings go with the last turn notice of the game in the channel
         last_notice = {
             r.game: i for i, r in enumerate(replies) if r.to == "channel" and r.kind == "turn"
@@ -141,7 +142,7 @@ class Notifier:
         if not r.game:
             return
         g = await self.bot.ref.game(r.game)
-        if not g.row.channel.isdigit():
+        if not is_snowflake(g.row.channel):
             return
         channel = self.bot.get_partial_messageable(int(g.row.channel))
         text = r.text + ("\n" + " ".join(f"<@{u}>" for u in ping) if ping else "")
@@ -196,7 +197,7 @@ class Notifier:
         if not r.game:
             return
         g = await self.bot.ref.game(r.game)
-        if not g.row.channel.isdigit():
+        if not is_snowflake(g.row.channel):
             return
         key = f"thread:{g.id}:{user}"
         tid = self.threads.get((g.id, user)) or await self.bot.ref.store.server_setting("", key)

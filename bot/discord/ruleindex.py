@@ -15,6 +15,8 @@ from pathlib import Path
 
 import yaml
 
+from scenarios.yamlio import parse_yaml, read_text
+
 BOOKS = {"wb95-korsun": "wb95-korsun-1944.txt", "wb95-kursk": "wb95-kursk-1943.txt"}
 OUT = Path(__file__).resolve().parents[2] / "scenarios" / "rules"
 _CASE = re.compile(
@@ -63,7 +65,7 @@ def index(book: str) -> dict[str, str]:
     path = OUT / f"{book}.yaml"
     if not path.is_file():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = parse_yaml(read_text(path, "rule index"), str(path))  # the one safe loader
     return {str(k): str(v) for k, v in (data or {}).items()}
 
 

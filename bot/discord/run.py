@@ -18,6 +18,8 @@ import sys
 import time
 from typing import Any
 
+from engine.numbers import is_snowflake
+
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
 
 
@@ -53,10 +55,10 @@ def sync_target(words: list[str] | None, default_guild: str) -> str | None:
         return "global"
     if words[0] == "guild":
         gid = words[1] if len(words) > 1 else default_guild
-        if not gid.isdigit():
+        if not is_snowflake(gid):
             raise SystemExit("kessel bot: --sync guild needs a guild id (or KESSEL_GUILD)")
         return gid
-    if words[0].isdigit():
+    if is_snowflake(words[0]):
         return words[0]
     raise SystemExit("kessel bot: --sync global, or --sync guild ID")
 

@@ -97,7 +97,7 @@ def decision_view(r: Reply) -> discord.ui.View | None:
 
 class AnswerButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"k:d:(?P<game>[a-z0-9-]+):(?P<at>\d+):(?P<i>\d+)",
+    template=r"k:d:(?P<game>[a-z0-9-]+):(?P<at>[0-9]{1,18}):(?P<i>[0-9]{1,4})",
 ):
     def __init__(self, game: str, at: int, index: int, label: str = "answer") -> None:
         super().__init__(
@@ -144,7 +144,7 @@ class AnswerButton(
 
 class ConfirmAttack(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"k:atk:(?P<game>[a-z0-9-]+):(?P<at>\d+)",
+    template=r"k:atk:(?P<game>[a-z0-9-]+):(?P<at>[0-9]{1,18})",
 ):
     """Sends the attack line shown in the preview message as an order."""
 

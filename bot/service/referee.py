@@ -24,10 +24,12 @@ from typing import Any
 
 import yaml
 
+from bot import incident
 from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
 from bot.service.history import lines_for
 from bot.service.model import DEFAULT_SETTINGS, Caller, Refusal, Reply
 from bot.store import Conflict, GameRow, LogRecord, NewRecord, SeatRow, Store, StoreError
+from engine import numbers
 from engine.core import Applied, Event, Rejection
 from engine.model import Setup
 from engine.notation import NotationError, format_order, parse_order, parse_orders
@@ -42,6 +44,8 @@ from scenarios import ScenarioError, list_scenarios, load_scenario, load_scenari
 from scenarios.yamlio import parse_yaml
 
 SNAPSHOT_EVERY = 40  # engine inputs between stored snapshots
+MAX_BLOCK_LINES = 500  # orders in one block (a whole side's turn is ~150)
+MAX_BLOCK_CHARS = 100_000
 AI_INPUT_LIMIT = 5000  # inputs a built-in opponent may give in a row before we stop it
 SERVICE_VERBS = (
     "rollback",
@@ -112,8 +116,11 @@ class Referee:
         self._loading = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path, **kw: Any) -> Referee:
-        return cls(await Store.open(path), **kw)
+    async def open(cls, path: str | Path, *, read_only: bool = False, **kw: Any) -> Referee:
+        """The referee on the game database at `path` (StoreError when it cannot be
+        opened). A file that cannot be written is opened read-only, as `read_only` asks:
+        games are listed, loaded and exported; every write is refused."""
+        return cls(await Store.open(path, read_only=read_only), **kw)
 
     async def close(self) -> None:
         await self.store.close()
@@ -140,7 +147,9 @@ class Referee:
                 return live
             row = await self.store.game(gid)
             if row is None:
-                raise Refusal(f"there is no game '{game_id}'; the game list shows the games")
+                raise Refusal(
+                    f"there is no game '{numbers.shown(game_id)}'; the game list shows the games"
+                )
             setup = self._setup(row)
             try:
                 records = await self.store.log(gid)
@@ -183,14 +192,8 @@ class Referee:
         if side is not None:
             side = self._side(setup, side)
             seats.append(Store.seat_join(row.id, caller.id, caller.display, "player", side, 0))
-        await self.store.create_game(row)
-        await self.store.append(
-            row.id,
-            0,
-            [NewRecord(caller.id, "created", {"scenario": row.scenario, "seed": row.seed})],
-            seats=seats,
-        )
-        g = await self.game(row.id)
+        created = NewRecord(caller.id, "created", {"scenario": row.scenario, "seed": row.seed})
+        g = await self._create(row, [created], seats)
         sides = " and ".join(setup.sides)
         text = (
             f"Game **{g.id}** created: {setup.name} ({g.row.scenario}, seed {g.row.seed}). "
@@ -198,6 +201,20 @@ class Referee:
         )
         out = [Reply("caller", text, game=g.id, kind="result"), Reply("channel", text, game=g.id)]
         return out + await self._maybe_start(g, caller)
+
+    async def _create(
+        self, row: GameRow, records: Sequence[NewRecord], seats: Sequence[tuple[str, Sequence[Any]]]
+    ) -> LiveGame:
+        """Write a new game whole, in ONE transaction (its row, its first records from
+        `created` on, its seats: a crash leaves nothing or all of it), then load it."""
+        try:
+            await self.store.create_game(row, records, seats=seats)
+        except StoreError as e:
+            said = str(e)
+            raise Refusal(
+                said if "nothing was saved" in said else f"nothing was saved: {said}"
+            ) from None
+        return await self.game(row.id)
 
     async def _new_row(
         self,
@@ -588,11 +605,14 @@ class Referee:
         if not isinstance(data, dict) or data.get("kessel") != "game-export":
             raise Refusal("not a Kessel game export (it must start with `kessel: game-export`)")
         scen = data.get("scenario")
-        seed = data.get("seed", 0)
         dice = data.get("dice") or []
-        if not isinstance(seed, int) or not isinstance(dice, list):
-            raise Refusal("the export's seed must be a whole number and dice a list of faces")
-        if not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        try:
+            seed = numbers.seed(data.get("seed", 0), "the export's seed")
+        except numbers.NumberError as e:
+            raise Refusal(str(e)) from None
+        if not isinstance(dice, list) or len(dice) > 100_000:
+            raise Refusal("the export's dice must be a list of die faces 1-6")
+        if not all(type(d) is int and 1 <= d <= 6 for d in dice):
             raise Refusal("the export's dice must be die faces 1-6")
         if isinstance(scen, dict):
             row = await self._new_row(caller, "inline", name, seed, None, scen)
@@ -615,9 +635,7 @@ class Referee:
             last = rec.entries[-1]
             records.append(NewRecord("import", "input", _input_body(last)))
         seats = [Store.seat_join(row.id, caller.id, caller.display, "moderator", "", 0)]
-        await self.store.create_game(row)
-        await self.store.append(row.id, 0, records, seats=seats)
-        g = await self.game(row.id)
+        g = await self._create(row, records, seats)  # one transaction, as new_game
         return [
             Reply(
                 "caller",
@@ -647,6 +665,12 @@ class Referee:
             if stored is not None:
                 return stored
             self._check_playing(g, expect)
+            if len(text) > MAX_BLOCK_CHARS or text.count("\n") >= MAX_BLOCK_LINES:
+                raise Refusal(
+                    f"that block is too long ({len(text):,} characters, "
+                    f"{text.count(chr(10)) + 1:,} lines); send at most {MAX_BLOCK_LINES} "
+                    f"orders ({MAX_BLOCK_CHARS:,} characters) at a time"
+                )
             try:
                 parsed = parse_orders(text)
             except NotationError as e:
@@ -768,9 +792,13 @@ class Referee:
     async def _mod_rollback(
         self, g: LiveGame, caller: Caller, words: list[str], key: str | None
     ) -> list[Reply]:
-        if len(words) != 1 or not words[0].isdigit():
-            raise Refusal("rollback EVENT: the number of the last event to keep (see the log)")
-        to = int(words[0])
+        usage = "rollback EVENT: the number of the last event to keep (see the log)"
+        if len(words) != 1:
+            raise Refusal(usage)
+        try:
+            to = numbers.whole(words[0], "the event number", 0)
+        except numbers.NumberError as why:
+            raise Refusal(f"{why}; {usage}") from None
         keep = 0
         for i, e in enumerate(g.record.entries):
             if e.events and e.events[-1].seq > to:
@@ -1536,12 +1564,14 @@ def _result_text(g: LiveGame) -> str:
 
 
 def _hours(words: list[str]) -> float:
+    if len(words) != 1:
+        raise Refusal("give one number of hours, e.g. 24")
     try:
-        h = float(words[0])
-    except (IndexError, ValueError):
-        raise Refusal("give a number of hours, e.g. 24") from None
-    if not 0 < h <= 24 * 30:
-        raise Refusal("hours must be between 0 and 720")
+        h = numbers.decimal(words[0], "the number of hours", 0, 24 * 30)
+    except numbers.NumberError as e:
+        raise Refusal(str(e)) from None
+    if h <= 0:
+        raise Refusal("the number of hours must be more than 0 (at most 720)")
     return h
 
 
@@ -1565,9 +1595,10 @@ def _setting(key: str, value: Any) -> Any:
             return [_hours([str(v)]) for v in value]
         return [_hours([p]) for p in text.replace(",", " ").split()]
     if key == "max_extensions":
-        if not text.isdigit() or int(text) > 50:
-            raise Refusal("max_extensions must be a whole number 0-50")
-        return int(text)
+        try:
+            return numbers.whole(text, "max_extensions", 0, 50)
+        except numbers.NumberError as e:
+            raise Refusal(str(e)) from None
     if key == "autostart":
         if text not in ("true", "false", "on", "off", "yes", "no"):
             raise Refusal("autostart must be on or off")
@@ -1583,6 +1614,37 @@ def _new_id(rng: random.Random, taken: set[str]) -> str:
         gid = "".join(rng.choice(_ALPHABET) for _ in range(4))
         if gid not in taken:
             return gid
+
+
+# --- the service's error boundary --------------------------------------------------------
+
+
+def _boundary(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A public service call: a refusal passes through; a store error becomes a refusal
+    with its explanation; anything unforeseen is recorded as an incident and becomes a
+    refusal naming it, after the games held in memory are dropped (the next call reads
+    them again from the store, so nothing half-changed survives)."""
+
+    @functools.wraps(fn)
+    async def call(self: Referee, *args: Any, **kw: Any) -> Any:
+        try:
+            return await fn(self, *args, **kw)
+        except Refusal:
+            raise
+        except StoreError as e:
+            self._games.clear()
+            raise Refusal(f"nothing was saved: {e}" if "saved" not in str(e) else str(e)) from None
+        except Exception as e:
+            self._games.clear()
+            iid = incident.record(e, f"service {fn.__name__}")
+            raise Refusal(incident.sentence(iid)) from None
+
+    return call
+
+
+for _name, _fn in list(vars(Referee).items()):
+    if not _name.startswith("_") and asyncio.iscoroutinefunction(_fn) and _name != "close":
+        setattr(Referee, _name, _boundary(_fn))
 
 
 __all__ = ["Caller", "LogRecord", "Referee", "Refusal", "Reply", "SeatRow"]

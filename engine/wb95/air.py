@@ -46,6 +46,7 @@ from engine import orders as o
 from engine.core import Ctx, Event, Rejected
 from engine.hexgrid import HexId, HexIdError, hexside, normalize
 from engine.model import AIR_MISSION_WORDS, AIR_MISSIONS, AirCounter, AirRules, AirSide, UnitSpec
+from engine.numbers import is_whole
 from engine.state import GameState
 from engine.wb95 import artillery, bridges, flow, movement, sealed, supply
 from engine.wb95.combat import (
@@ -686,7 +687,7 @@ def _declare(state: GameState, eng: Engagement, who: Who, refs: tuple[str, ...])
     for ref in refs:
         if not any(
             ref.lower() in (str(m["id"]).lower(), str(m["counter"] or "").lower())
-            or (ref.isdigit() and int(ref) == m["sp"])
+            or (is_whole(ref) and int(ref) == m["sp"])
             for m in ms
         ):
             where = ", ".join(eng.targets)

@@ -25,6 +25,7 @@ from typing import Any
 from engine import orders as o
 from engine.core import Ctx, Event, Rejected
 from engine.hexgrid import HexId, HexIdError, normalize
+from engine.numbers import is_whole, shown
 from engine.state import GameState, UnitState, field_value
 from engine.wb95 import flow
 from engine.wb95.fortification_markers import FF, IF, initial_markers, markers, own_marker, place
@@ -123,8 +124,9 @@ def _flag(verb: str, word: str) -> bool:
 
 
 def _number(verb: str, word: str) -> int:
-    if not word.lstrip("-").isdigit():
-        raise Rejected(f"'{word}' is not a number; usage: mod: {USAGE[verb]}")
+    digits = word[1:] if word.startswith("-") else word
+    if not is_whole(digits):
+        raise Rejected(f"'{shown(word)}' is not a number; usage: mod: {USAGE[verb]}")
     return int(word)
 
 
@@ -157,7 +159,7 @@ def _combat_hexes(state: GameState) -> set[str]:
     if state.combat is None:
         return set()
     grid = state.setup.map.grid
-    return {s for s in _strings(state.combat) if len(s) == 4 and s.isdigit() and grid.contains(s)}
+    return {s for s in _strings(state.combat) if len(s) == 4 and is_whole(s) and grid.contains(s)}
 
 
 def _overstack_allowed(state: GameState, side: str) -> bool:

@@ -151,9 +151,14 @@ class Orders(discord.ui.Modal, title="Orders"):
         await give(interaction, str(self.text.value), self.game)
 
     async def on_error(self, interaction: Interaction, error: Exception, /) -> None:  # type: ignore[override]
+        from bot import incident
         from bot.discord.context import refuse
 
-        await refuse(interaction, error.message if isinstance(error, Refusal) else "not sent")
+        if isinstance(error, Refusal):
+            await refuse(interaction, error.message)
+            return
+        iid = incident.record(error, f"/orders form by {interaction.user.id}")
+        await refuse(interaction, incident.sentence(iid, changed="your orders were not sent"))
 
 
 @app_commands.command(name="move", description="Move one of your units")
