@@ -21,8 +21,10 @@ import json
 import os
 import resource
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +44,15 @@ LOADS = {"special-surrounded-number.yaml"}
 BOMBS = ("bomb-", "recursive-", "deep-", "huge-", "long-", "export-bomb-")
 CHILD_MEMORY = 1 << 30  # bytes of address space (the corpus needs ~100 MB)
 CHILD_CPU = 120  # seconds of CPU (the corpus needs a few)
-ENTRIES = ("json", "load_scenario", "load_source", "validate", "kessel run", "kessel validate")
+ENTRIES = (
+    "json",
+    "load_scenario",
+    "load_source",
+    "validate",
+    "kessel run",
+    "kessel validate",
+    "kessel play",  # local play on the service: new_game for a scenario, import for an export
+)
 
 
 def _is_bomb(path: Path) -> bool:
@@ -86,8 +96,31 @@ def _call(entry: str, path: Path) -> dict[str, Any]:
             return {"outcome": "ok"}
         one = all("\n" not in p for p in report.problems)
         return {"outcome": "refused" if one else "crash", "message": report.problems[0]}
+    if entry == "kessel play":
+        return _play(path)
     rc = main([entry.split()[1], str(path)])
     return {"outcome": "cli", "rc": rc}
+
+
+def _play(path: Path) -> dict[str, Any]:
+    """`kessel play FILE` in a database of its own, the player typing nothing (end of
+    input): what it printed, its exit status, and how many games it stored."""
+    from bot.local import play
+
+    said: list[str] = []
+
+    def nothing(prompt: str) -> str:
+        raise EOFError
+
+    with tempfile.TemporaryDirectory(prefix="kessel-play-") as tmp:
+        db = Path(tmp) / "k.db"
+        rc = play(str(path), nothing, said.append, db=db, hotseat=True)
+        con = sqlite3.connect(db)
+        try:
+            games = con.execute("SELECT count(*) FROM games").fetchone()[0]
+        finally:
+            con.close()
+    return {"outcome": "play", "rc": rc, "said": said, "games": games}
 
 
 def problems(results: list[dict[str, Any]], loads: bool) -> list[str]:
@@ -100,6 +133,14 @@ def problems(results: list[dict[str, Any]], loads: bool) -> list[str]:
             bad.append(f"{where}: {err}")
         elif r["outcome"] == "crash":
             bad.append(f"{where}: {r['message']}")
+        elif r["outcome"] == "play":
+            said = [x.removeprefix("! ") for line in r["said"] for x in line.splitlines()]
+            if any("Traceback" in x or "went wrong" in x for x in said):
+                bad.append(f"{where}: {said}")
+            elif not loads and (r["rc"] != 1 or r["games"] or not _one_kessel_line(said)):
+                bad.append(f"{where}: exit {r['rc']}, {r['games']} games stored, said {said}")
+            elif loads and (r["rc"] != 0 or r["games"] != 1):
+                bad.append(f"{where}: exit {r['rc']}, {r['games']} games stored")
         elif r["outcome"] == "cli":
             if r["entry"] == "kessel run":
                 want = 0 if loads else 1

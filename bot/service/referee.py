@@ -229,7 +229,7 @@ class Referee:
             known = shipped_ids()
             if scenario not in known:
                 raise Refusal(
-                    f"there is no shipped scenario '{scenario}'; choose one of "
+                    f"there is no shipped scenario '{numbers.shown(scenario, 60)}'; choose one of "
                     + ", ".join(sorted(known))
                 )
             try:
