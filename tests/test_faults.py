@@ -36,6 +36,7 @@ from bot.store import LogRecord, Store, StoreError
 ROOT = Path(__file__).resolve().parent.parent
 ALICE = Caller("u-a", "Alice", guild="g", channel="c")
 BOB = Caller("u-b", "Bob", guild="g", channel="c")
+REFEREE = Caller("u-r", "Ref", server_mod=True, guild="g", channel="c")  # plays no side
 
 # The crash-test child: reads one JSON command per round on stdin, forks a worker that
 # plays until it is killed, reports the worker's pid and its end.
@@ -441,7 +442,7 @@ async def _reads_but_never_writes(db: Path, gid: str, why: str) -> None:
         before = (g.head, g.state.snapshot())
         assert "Awaiting" in (await ref.status(ALICE, gid))[0].text
         assert "recent log" in (await ref.history(ALICE, gid))[0].text
-        assert "kessel: game-export" in await ref.export(ALICE, gid)
+        assert "kessel: game-export" in await ref.export(REFEREE, gid)
         side = g.awaited()[0]
         with pytest.raises(Refusal, match=rf"read-only: nothing was saved \({why}\)"):
             await ref.orders(ALICE if side == "soviet" else BOB, gid, "done")
@@ -743,7 +744,7 @@ async def test_a_damaged_page_spoils_one_game_and_spares_the_others(
             await ref.game(g1)
         listed = {x["id"]: x for x in await ref.games(ALICE)}
         assert (listed[g1]["status"], listed[g2]["status"]) == ("damaged", "active")
-        assert "kessel: game-export" in await ref.export(ALICE, g2)
+        assert "kessel: game-export" in await ref.export(REFEREE, g2)
         g = await ref.game(g2)
         head = g.head
         await ref.orders(ALICE, g2, "done")

@@ -98,7 +98,7 @@ async def test_permissions_other_side_spectator_and_moderator_tools(ref: Referee
     with pytest.raises(Refusal, match="only the game's moderators"):
         await ref.mod(BOB, gid, "pause")
     with pytest.raises(Refusal, match="hold no seat"):
-        await ref.orders(Caller("u-x", "X"), gid, "done")
+        await ref.orders(Caller("u-x", "X", guild="g1", channel="c1"), gid, "done")
 
 
 async def test_bad_input_changes_nothing_and_explains(ref: Referee) -> None:
@@ -363,9 +363,12 @@ async def test_a_co_moderator_gets_the_tools_and_unseat_takes_them_away(ref: Ref
     gid = await _game(ref)
     with pytest.raises(Refusal, match="only the game's moderators"):
         await ref.mod(CAROL, gid, "pause")
-    await ref.mod(ALICE, gid, "moderator u-carol Carol")  # Alice created the game
+    # Alice created the game but plays: appointing moderators is a referee's (roles.py)
+    with pytest.raises(Refusal, match="belong to a moderator who plays no side"):
+        await ref.mod(ALICE, gid, "moderator u-carol Carol")
+    await ref.mod(MOD, gid, "moderator u-carol Carol")  # the server's moderator
     await ref.mod(CAROL, gid, "pause")
     assert (await ref.game(gid)).status == "paused"
-    await ref.mod(ALICE, gid, "unseat u-carol")
+    await ref.mod(MOD, gid, "unseat u-carol")
     with pytest.raises(Refusal, match="only the game's moderators"):
         await ref.mod(CAROL, gid, "resume")

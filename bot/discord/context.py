@@ -33,21 +33,24 @@ async def caller_of(interaction: discord.Interaction[Any]) -> Caller:
         if not server_mod:
             role = await bot_of(interaction).ref.store.server_setting(guild, MOD_ROLE_KEY)
             server_mod = role is not None and int(role) in set(user._roles)
+    channel = interaction.channel
+    # a thread (a private one for decisions) belongs to its channel's games
+    where = getattr(channel, "parent_id", None) if isinstance(channel, discord.Thread) else None
     return Caller(
         id=str(user.id),
         name=user.display_name,
         server_mod=server_mod,
         guild=guild,
-        channel=str(interaction.channel_id or ""),
+        channel=str(where or interaction.channel_id or ""),
     )
 
 
 async def game_of(interaction: discord.Interaction[Any], caller: Caller, given: str | None) -> str:
     """The game a command means: the `game` option, else the one running game in this
     channel, else the caller's only game."""
-    if given:
-        return given.strip().lower()
     ref = bot_of(interaction).ref
+    if given:  # only a game within the caller's reach (its channel; a DM: one's own)
+        return (await ref.reach(caller, given)).id
     here = await ref.games(caller, here=True) if caller.channel else []
     if len(here) == 1:
         return str(here[0]["id"])

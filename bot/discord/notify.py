@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.views import decision_view
-from bot.service import Caller, Refusal, Reply
+from bot.service import Refusal, Reply
 from bot.service.game import AI_PREFIX
 from engine.numbers import is_snowflake
 
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kessel.discord.notify")
 LIMIT = 1900  # below Discord's 2,000 characters per message
-SYSTEM = Caller("kessel", "Kessel", server_mod=True)  # draws maps for a named viewer
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:
@@ -124,8 +123,10 @@ class Notifier:
         if not r.map_viewer or not r.game:
             return []
         try:
-            png = await self.bot.ref.map_png(SYSTEM, r.game, as_viewer=r.map_viewer)
+            png = await self.bot.ref.reply_map(r)
         except Refusal:
+            return []
+        if png is None:
             return []
         return [discord.File(io.BytesIO(png), filename=f"{r.game}-{r.map_viewer}.png")]
 

@@ -80,6 +80,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "max_extensions": 3,  # per game
     "extensions_used": 0,
     "autostart": True,  # start when every side has a player
+    "late_join": "moderator",  # an open seat of a started game: moderator (asks) | open
 }
 
 STATUSES = ("open", "active", "paused", "over")

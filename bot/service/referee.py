@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from bot import incident
+from bot.service import roles
 from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
 from bot.service.history import lines_for
 from bot.service.model import DEFAULT_SETTINGS, Caller, Refusal, Reply
@@ -165,6 +166,18 @@ class Referee:
             self._games[gid] = live
             return live
 
+    async def reach(self, caller: Caller, game_id: str) -> LiveGame:
+        """A game as `caller` may reach it from where they are: its own server and channel,
+        or a direct message from someone who holds a seat in it (roles.py). A game out of
+        reach is refused in the words of one that does not exist."""
+        g = await self.game(game_id)
+        if not roles.reachable(g, caller):
+            raise Refusal(
+                f"there is no game '{numbers.shown(game_id)}' here; the game list shows the "
+                "games of this channel"
+            )
+        return g
+
     async def _reload_seats(self, g: LiveGame) -> None:
         g.seats = await self.store.seats(g.id)
 
@@ -267,13 +280,16 @@ class Referee:
 
     async def games(
         self, caller: Caller, *, here: bool = True, mine: bool = False, finished: bool = False
-    ) -> list[dict[str, Any]]:
-        """The games in the caller's channel (or server), or the caller's own."""
+    ) -> list[dict[str, Any]]:  # `here` is always so now; kept for the callers' sake
+        """The games of the caller's channel (`mine`: those the caller holds a seat in);
+        from a direct message, the caller's own games of every server. Never the games of
+        another channel or server: they are out of reach (roles.py)."""
         statuses = () if finished else ("open", "active", "paused")
+        in_dm = not caller.guild
         rows = await self.store.games(
-            guild=None if mine and not caller.guild else caller.guild,  # a DM: every server
-            channel=caller.channel if here and not mine else None,
-            user=caller.id if mine else None,
+            guild=None if in_dm else caller.guild,
+            channel=None if in_dm else caller.channel,
+            user=caller.id if mine or in_dm else None,
             statuses=statuses,
         )
         out = []
@@ -303,17 +319,31 @@ class Referee:
 
     async def join(self, caller: Caller, game_id: str, side: str) -> list[Reply]:
         """Take a seat: a side, or `spectator`."""
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         async with g.lock:
             if g.status == "over":
                 raise Refusal(f"game {g.id} is over")
             role, seat_side = ("spectator", "") if side.lower() == "spectator" else ("player", "")
             if role == "player":
                 seat_side = self._side(g.setup, side)
-                if seat_side in g.sides_of(caller.id):
+                mine = g.sides_of(caller.id)
+                if seat_side in mine:
                     raise Refusal(f"you already play {seat_side} in game {g.id}")
+                if mine and not roles.hot_seat(g):
+                    raise Refusal(
+                        f"you already play {' and '.join(mine)} in game {g.id}: one person "
+                        "plays one side"
+                    )
                 if g.ai_sides() and seat_side in g.ai_sides():
                     raise Refusal(f"{seat_side} is played by the built-in opponent in game {g.id}")
+                if g.status != "open":
+                    if g.players(seat_side):
+                        raise Refusal(
+                            f"game {g.id} has started and {seat_side} has a player: a "
+                            "moderator can substitute a player who leaves"
+                        )
+                    if g.settings.get("late_join", "moderator") != "open":
+                        return self._join_request(g, caller, seat_side)
             elif g.is_spectator(caller.id):
                 raise Refusal(f"you already watch game {g.id}")
             seat = Store.seat_join(g.id, caller.id, caller.display, role, seat_side, g.head + 1)
@@ -335,8 +365,28 @@ class Referee:
             )
             return out + await self._maybe_start(g, caller)
 
+    def _join_request(self, g: LiveGame, caller: Caller, side: str) -> list[Reply]:
+        """An open seat of a started game: the moderators seat the newcomer (setting
+        `late_join: moderator`, the default); nothing is written until they do."""
+        return [
+            Reply(
+                "moderators",
+                f"{caller.display} asks to play {side} in game {g.id}, which has started: "
+                f"`seat {side} {caller.id}` seats them.",
+                game=g.id,
+                mention=(caller.id,),
+            ),
+            Reply(
+                "caller",
+                f"Game {g.id} has started: your request to play {side} went to its "
+                "moderators, who seat you.",
+                game=g.id,
+                private=True,
+            ),
+        ]
+
     async def leave(self, caller: Caller, game_id: str) -> list[Reply]:
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         async with g.lock:
             mine = [s for s in g.seats if s.user_id == caller.id and s.role != "moderator"]
             if not mine:
@@ -354,12 +404,12 @@ class Referee:
     async def seat_ai(self, caller: Caller, game_id: str, side: str) -> list[Reply]:
         """Seat the built-in opponent on an empty side (the game's moderator, or the only
         player when they play alone)."""
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         async with g.lock:
             if self._opponents is None:
                 raise Refusal("this Kessel has no built-in opponent")
             s = self._side(g.setup, side)
-            if not (self._may_moderate(g, caller) or g.sides_of(caller.id)):
+            if not (roles.may_schedule(g, caller) or g.sides_of(caller.id)):
                 raise Refusal("only a moderator or a player of this game may seat the opponent")
             if g.players(s):
                 raise Refusal(f"{s} already has a player in game {g.id}")
@@ -378,9 +428,9 @@ class Referee:
         return await self._start(g, caller)
 
     async def start(self, caller: Caller, game_id: str) -> list[Reply]:
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         async with g.lock:
-            if not self._may_moderate(g, caller):
+            if not roles.may_schedule(g, caller):
                 raise Refusal("only the game's moderator may start it")
             if g.status != "open":
                 raise Refusal(f"game {g.id} has already started")
@@ -405,7 +455,7 @@ class Referee:
         return out + self._next_step(g, None)
 
     async def resign(self, caller: Caller, game_id: str) -> list[Reply]:
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         async with g.lock:
             sides = g.sides_of(caller.id)
             if not sides:
@@ -427,8 +477,8 @@ class Referee:
 
     # --- looking ---------------------------------------------------------------------
     async def status(self, caller: Caller, game_id: str) -> list[Reply]:
-        g = await self.game(game_id)
-        viewer = g.viewer_for(caller.id, caller.server_mod)
+        g = await self.reach(caller, game_id)
+        viewer = roles.viewer_of(g, caller)
         lines = [f"**{g.row.name}** — game {g.id} ({g.row.scenario}), {g.status}"]
         if g.status == "over":
             lines.append(f"Result: {_result_text(g)}")
@@ -462,11 +512,11 @@ class Referee:
 
     async def view(self, caller: Caller, game_id: str, as_viewer: str | None = None) -> View:
         """The position as the caller may see it (a moderator may ask for another view)."""
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         return view(g.state, self._viewer(g, caller, as_viewer))
 
     def _viewer(self, g: LiveGame, caller: Caller, as_viewer: str | None) -> str:
-        own = g.viewer_for(caller.id, caller.server_mod)
+        own = roles.viewer_of(g, caller)
         if as_viewer is None or as_viewer == own:
             return own
         if own != MODERATOR:
@@ -484,8 +534,8 @@ class Referee:
         since the caller's last input."""
         if not 1 <= limit <= 1000:
             raise Refusal("the log shows 1 to 1000 lines")
-        g = await self.game(game_id)
-        viewer = g.viewer_for(caller.id, caller.server_mod)
+        g = await self.reach(caller, game_id)
+        viewer = roles.viewer_of(g, caller)
         after = await self.store.last_seen(g.id, caller.id) if since_last else 0
         lines = lines_for(g.events_since(after), g.state, viewer)
         if not since_last:
@@ -497,7 +547,7 @@ class Referee:
     async def legal(self, caller: Caller, game_id: str, side: str | None = None) -> dict[str, Any]:
         """What the caller's side may do now (autocomplete, menus); empty when it is not
         one of the caller's sides."""
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         sides = g.sides_of(caller.id)
         s = side if side in sides else (sides[0] if len(sides) == 1 else None)
         if s is None:
@@ -515,7 +565,7 @@ class Referee:
         refused in the same words as a unit that does not exist (16.1)."""
         from engine.wb95.movement import fmt_mp
 
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         uid = unit.strip()
         u = g.state.units.get(uid) or g.state.units.get(uid.lower())
         if u is None or u.side not in g.sides_of(caller.id):
@@ -530,7 +580,7 @@ class Referee:
 
     async def odds(self, caller: Caller, game_id: str, text: str) -> dict[str, Any]:
         """A what-if for a proposed attack by the caller's side (engine.wb95.odds)."""
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         order = self._parse_one(text)
         if not isinstance(order, Attack):
             raise Refusal("odds are for an attack, e.g. `attack s-232 s-180 -> 1619`")
@@ -555,10 +605,23 @@ class Referee:
         recent: bool = True,
     ) -> bytes:
         """A map snapshot in the caller's own view (rendered off the event loop)."""
+        g = await self.reach(caller, game_id)
+        return await self._draw(g, self._viewer(g, caller, as_viewer), around, radius, recent)
+
+    async def reply_map(self, reply: Reply) -> bytes | None:
+        """The map a reply of the service carries (`map_viewer`: drawn for the audience the
+        service addressed it to, e.g. a side's turn notice), for the transport that
+        delivers the reply to that audience only."""
+        if not reply.map_viewer or not reply.game:
+            return None
+        g = await self.game(reply.game)
+        return await self._draw(g, reply.map_viewer, None, 4, True)
+
+    async def _draw(
+        self, g: LiveGame, viewer: str, around: str | None, radius: int, recent: bool
+    ) -> bytes:
         from render import Around, RenderError, snapshot, to_png
 
-        g = await self.game(game_id)
-        viewer = self._viewer(g, caller, as_viewer)
         state = g.state
         events = _visible(g, viewer) if recent else None
 
@@ -577,11 +640,11 @@ class Referee:
     async def export(self, caller: Caller, game_id: str) -> str:
         """A game record `kessel run` replays exactly. It holds every hidden move and
         sealed input, so only moderators get it while the game runs."""
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         if g.status != "over" and not self._may_moderate(g, caller):
             raise Refusal(
-                "the full record holds hidden information: moderators may export it now, "
-                "everyone once the game is over"
+                "the full record holds hidden information: a moderator who plays no side "
+                "may export it now, everyone once the game is over"
             )
         scenario: Any = g.row.scenario_data if g.row.scenario_data is not None else g.row.scenario
         data = {
@@ -659,7 +722,7 @@ class Referee:
         or nothing: if a line is refused, none is applied and the reply names the line.
         `key` makes a doubled request apply once; `expect` is the log position the caller
         acted on (a stale button is refused)."""
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         async with g.lock:
             stored = await self._replayed(g, key, "orders", caller.id, text)
             if stored is not None:
@@ -701,7 +764,7 @@ class Referee:
 
     async def undo(self, caller: Caller, game_id: str) -> list[Reply]:
         """Take back the caller's last input, not past a die roll or a reveal."""
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         async with g.lock:
             self._check_playing(g, None)
             sides = g.sides_of(caller.id)
@@ -724,7 +787,8 @@ class Referee:
 
     # --- moderation ------------------------------------------------------------------
     def _may_moderate(self, g: LiveGame, caller: Caller) -> bool:
-        return caller.server_mod or g.is_moderator(caller.id)
+        """The full moderator tools: a moderator who plays no side (roles.py)."""
+        return roles.may_referee(g, caller)
 
     async def mod(
         self, caller: Caller, game_id: str, text: str, *, key: str | None = None
@@ -735,9 +799,9 @@ class Referee:
         `moderator USER [NAME]` (a co-moderator),
         `answer SIDE ORDER...`, `end [SIDE|draw] REASON`, or a position edit the engine
         referees (`place UNIT HEX`, `cel UNIT N`, ...). Every act goes into the log."""
-        g = await self.game(game_id)
+        g = await self.reach(caller, game_id)
         async with g.lock:
-            if not self._may_moderate(g, caller):
+            if not roles.may_schedule(g, caller):
                 raise Refusal("only the game's moderators may use moderator tools")
             stored = await self._replayed(g, key, "mod", caller.id, text)
             if stored is not None:
@@ -749,6 +813,14 @@ class Referee:
             if not words:
                 raise Refusal("a moderator command: " + ", ".join(SERVICE_VERBS) + ", or an edit")
             verb = words[0].lower()
+            if verb not in roles.SCHEDULING and not roles.may_referee(g, caller):
+                sides = " and ".join(g.sides_of(caller.id))
+                raise Refusal(
+                    f"you play {sides} in game {g.id}: a moderator who plays may schedule "
+                    f"({', '.join(sorted(roles.SCHEDULING - {'start'}))}), but position edits, "
+                    "answers, rollbacks, seats and the end of the game belong to a moderator "
+                    "who plays no side"
+                )
             handler = getattr(self, f"_mod_{verb}", None)
             if handler is None:
                 out: list[Reply] = await self._mod_edit(g, caller, body, key)
@@ -957,11 +1029,12 @@ class Referee:
     ) -> list[Reply]:
         if len(words) < 2:
             raise Refusal("substitute OLD_USER NEW_USER [NAME]")
-        old_user, new_user = words[0], words[1]
-        name = " ".join(words[2:]) or new_user
+        old_user = _user(words[0])
+        new_user, name = _named(words[1], words[2:])
         seats = [s for s in g.seats if s.user_id == old_user and s.role == "player"]
         if not seats:
-            raise Refusal(f"{old_user} plays no side in game {g.id}")
+            raise Refusal(f"{words[0]} plays no side in game {g.id}")
+        self._one_side(g, new_user, name, {s.side for s in seats})
         changes = []
         for s in seats:
             changes.append(Store.seat_leave(g.id, old_user, "player", s.side, g.head + 1))
@@ -989,7 +1062,10 @@ class Referee:
         if len(words) < 2:
             raise Refusal("seat SIDE USER [NAME]")
         side = self._side(g.setup, words[0])
-        user, name = words[1], " ".join(words[2:]) or words[1]
+        user, name = _named(words[1], words[2:])
+        if side in g.sides_of(user):
+            raise Refusal(f"{name} already plays {side} in game {g.id}")
+        self._one_side(g, user, name, {side})
         seat = Store.seat_join(g.id, user, name, "player", side, g.head + 1)
         await self._write(
             g,
@@ -1007,7 +1083,7 @@ class Referee:
         """`moderator USER [NAME]`: give another person the game's moderator tools."""
         if not words:
             raise Refusal("moderator USER [NAME]")
-        user, name = words[0], " ".join(words[1:]) or words[0]
+        user, name = _named(words[0], words[1:])
         if g.is_moderator(user):
             raise Refusal(f"{name} already moderates game {g.id}")
         seat = Store.seat_join(g.id, user, name, "moderator", "", g.head + 1)
@@ -1020,13 +1096,40 @@ class Referee:
     ) -> list[Reply]:
         if len(words) != 1:
             raise Refusal("unseat USER")
-        mine = [s for s in g.seats if s.user_id == words[0]]
+        user = _user(words[0])
+        mine = [s for s in g.seats if s.user_id == user]
         if not mine:
             raise Refusal(f"{words[0]} holds no seat in game {g.id}")
         seats = [Store.seat_leave(g.id, s.user_id, s.role, s.side, g.head + 1) for s in mine]
-        await self._write(g, [NewRecord(caller.id, "seat", {"unseat": words[0]})], seats=seats)
+        # a running game whose side is left without a player waits for one (paused)
+        left = {s.side for s in mine if s.role == "player"}
+        empty = sorted(x for x in left if all(p.user_id == user for p in g.players(x)))
+        pause = bool(empty) and g.status == "active"
+        await self._write(
+            g,
+            [NewRecord(caller.id, "seat", {"unseat": user})],
+            seats=seats,
+            **({"status": "paused"} if pause else {}),
+        )
+        if pause:
+            g.row = replace(g.row, status="paused")
         await self._reload_seats(g)
-        return [Reply("channel", f"{words[0]} no longer holds a seat in game {g.id}.", game=g.id)]
+        text = f"{words[0]} no longer holds a seat in game {g.id}."
+        if pause:
+            text += (
+                f" {' and '.join(empty)} has no player now: the game is paused until a "
+                "moderator seats one (`seat SIDE USER`) and resumes it."
+            )
+        return [Reply("channel", text, game=g.id, kind="announcement" if pause else "info")]
+
+    def _one_side(self, g: LiveGame, user: str, name: str, sides: set[str]) -> None:
+        """One person plays one side (except at one keyboard: local hot seat)."""
+        other = [x for x in g.sides_of(user) if x not in sides]
+        if other and not roles.hot_seat(g):
+            raise Refusal(
+                f"{name} already plays {' and '.join(other)} in game {g.id}: one person "
+                "plays one side"
+            )
 
     async def _mod_end(
         self, g: LiveGame, caller: Caller, words: list[str], key: str | None
@@ -1244,7 +1347,7 @@ class Referee:
             new.state = g.state if state is None else state
         else:
             new = trial
-        viewer_of_caller = g.viewer_for(caller.id, caller.server_mod)
+        viewer_of_caller = roles.viewer_of(g, caller)
         events = [e for entry in entries for e in entry.events]
         replies = self._input_replies(g, new.state, caller, viewer_of_caller, entries, events)
         person = caller.id and not caller.id.startswith(AI_PREFIX) and caller.id != "deadline"
@@ -1476,7 +1579,7 @@ class Referee:
         if not sides:
             if g.is_spectator(caller.id):
                 raise Refusal("spectators cannot give orders")
-            if self._may_moderate(g, caller):
+            if roles.moderates(g, caller):
                 raise Refusal("a moderator gives orders for a side with `answer SIDE ORDER`")
             raise Refusal(f"you hold no seat in game {g.id}")
         if order.side is not None:
@@ -1603,7 +1706,30 @@ def _setting(key: str, value: Any) -> Any:
         if text not in ("true", "false", "on", "off", "yes", "no"):
             raise Refusal("autostart must be on or off")
         return text in ("true", "on", "yes")
+    if key == "late_join":
+        if text not in ("moderator", "open"):
+            raise Refusal(
+                "late_join must be moderator (a player asks, a moderator seats them) or open"
+            )
+        return text
     return value
+
+
+def _user(word: str) -> str:
+    """A user named in a moderator command: an id, or a mention (`<@123>`, `<@!123>`)."""
+    w = word.strip()
+    if w.startswith("<@") and w.endswith(">"):
+        w = w[2:-1].removeprefix("!")
+    if not w or any(c.isspace() or not c.isprintable() for c in w) or len(w) > 64:
+        raise Refusal(f"'{numbers.shown(word)}' is not a user: give a mention (@name) or an id")
+    return w
+
+
+def _named(word: str, name_words: list[str]) -> tuple[str, str]:
+    """(user id, display name) from `USER [NAME]`: a mention displays as itself."""
+    user = _user(word)
+    name = " ".join(name_words) or (f"<@{user}>" if word.strip().startswith("<@") else user)
+    return user, name
 
 
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"

@@ -47,11 +47,13 @@ async def test_game_family_new_join_status_seats_settings_list_export_resign(h: 
     out = await h.command(ALICE, "game list")
     assert gid in texts(out)
     out = await h.command(BOB, "game export")
-    assert "⚠" in texts(out) and "moderators" in texts(out)  # hidden information
-    out = await h.command(ALICE, "game export")  # the creator moderates the game
-    assert out[-1].files == [f"kessel-{gid}.yaml"]
+    assert "⚠" in texts(out) and "moderator who plays no side" in texts(out)  # K96, #15
+    out = await h.command(ALICE, "game export")  # the creator plays: no hidden record
+    assert "⚠" in texts(out) and not out[-1].files
     out = await h.command(BOB, "game resign")
     assert "german resigns" in texts(out, "channel")
+    out = await h.command(ALICE, "game export", game=gid)  # once the game is over, anyone
+    assert out[-1].files == [f"kessel-{gid}.yaml"]
 
 
 async def test_game_autocomplete_lists_scenarios_and_my_games(h: Harness) -> None:
