@@ -73,7 +73,7 @@ async def test_15_2_a_game_is_out_of_reach_from_another_server_or_channel(
     gid = await _game(ref)
     for stranger in (OTHER_ADMIN, NEXT_DOOR, Caller("1006", "Dan", guild="", channel="")):
         for call in (ref.status, ref.history, ref.export, ref.view):
-            with pytest.raises(Refusal, match="there is no game .* here"):
+            with pytest.raises(Refusal, match=r"there is no game .* here"):
                 await call(stranger, gid)
         with pytest.raises(Refusal, match="there is no game"):
             await ref.mod(stranger, gid, "pause")
@@ -118,9 +118,9 @@ async def test_15_3_nobody_takes_a_second_side_and_started_games_seat_through_mo
 
 async def test_15_4_seats_take_mentions_and_no_user_holds_both_sides(ref: Referee) -> None:
     gid = await _game(ref)
-    with pytest.raises(Refusal, match="already plays soviet .* one person plays one side"):
+    with pytest.raises(Refusal, match=r"already plays soviet .* one person plays one side"):
         await ref.mod(ADMIN, gid, f"seat german <@{ALICE.id}>")
-    with pytest.raises(Refusal, match="already plays soviet .* one person plays one side"):
+    with pytest.raises(Refusal, match=r"already plays soviet .* one person plays one side"):
         await ref.mod(ADMIN, gid, f"substitute <@{BOB.id}> <@{ALICE.id}>")
     with pytest.raises(Refusal, match="is not a user"):
         await ref.mod(ADMIN, gid, "seat german <@>")
