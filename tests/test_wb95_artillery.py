@@ -285,22 +285,21 @@ def test_6_6_4_k47_a_lone_gun_in_transport_setup_defends_like_an_hq() -> None:
     assert held["rule"] == "6.6.4"
 
 
-def test_6_6_3_k48_lone_guns_left_in_their_hex_are_overrun_in_pursuit() -> None:
+def test_6_6_3_k48_k99_lone_guns_pay_the_retreat_then_the_attacker_advances() -> None:
     units = [
         {"id": "g-a", "hex": "0604", "sp": 4},
         {"id": "s-gun1", "hex": "0505", **GUN},
         {"id": "s-gun2", "hex": "0505", **GUN},
     ]
-    # 4 vs 1 = 4:1, roll 7: "- / D2": the guns cannot retreat (6.2.4)
+    # 4 vs 1 = 4:1, roll 7: "- / D2": the guns cannot retreat (6.2.4), so the two hexes
+    # cost their two CELs (5.3.7, K99) and the emptied hex is open to an advance (5.4)
     rec = play(scenario(units, start=GERMAN_COMBAT), "attack g-a -> 0505", dice=(3, 4))
     assert last(rec, "combat_resolved")["result"] == "- / D2"
+    assert all(rec.state.units[u].eliminated for u in ("s-gun1", "s-gun2"))
     (d,) = rec.state.pending
-    assert d.kind == "pursuit" and d.options["mode"] == "overrun" and d.options["first"] == ["0505"]
-    assert reject(rec, "german: pursue g-a 0505 0405").rule == "5.4.6"
+    assert d.kind == "pursuit" and d.options["mode"] == "advance" and d.options["first"] == ["0505"]
     rec.submit(None, parse_order("german: pursue g-a 0505"))  # type: ignore[arg-type]
     assert rec.state.units["g-a"].hex == "0505"
-    assert all(rec.state.units[u].eliminated for u in ("s-gun1", "s-gun2"))
-    assert {e.data["rule"] for e in events(rec, "unit_eliminated")} == {"6.1.7"}
     assert replays(rec)
 
 
@@ -750,3 +749,29 @@ def test_6_3_5_k48_supporting_guns_that_cannot_retreat_are_left_to_the_enemy() -
     answer(rec, "soviet: pursue s-a 0605")
     assert rec.state.units["g-near"].eliminated
     assert replays(rec)
+
+
+def test_6_2_4_k99_lone_towed_guns_pay_every_hex_of_a_retreat_in_cels() -> None:
+    """Issue #16: two guns in combat setup, alone, take D2. They cannot retreat (6.2.3),
+    so each hex not retreated costs a CEL (5.3.7; 6.2.4: they "must suffer losses"),
+    before any pursuit: the attacker need not enter to destroy them."""
+    units = [
+        {"id": "g-a", "hex": "0604", "sp": 2},
+        {"id": "s-gun1", "hex": "0505", **GUN, "setup": "combat"},
+        {"id": "s-gun2", "hex": "0505", **GUN, "setup": "combat"},
+    ]
+    setup = scenario(units, start=GERMAN_COMBAT)
+    rec = play(setup, "attack g-a -> 0505", dice=(3, 3))  # 2:1 (6.6.3: 1 SP), roll 6
+    assert last(rec, "combat_resolved")["result"] == "- / D2"
+    assert {e.data["unit"] for e in events(rec, "cel_lost")} == {"s-gun1", "s-gun2"}
+    assert all(e.data["rule"] == "5.3.7" for e in events(rec, "cel_lost"))
+    assert rec.state.units["s-gun1"].eliminated and rec.state.units["s-gun2"].eliminated
+    answer(rec, "german: pass")  # declining the pursuit saves nothing
+    assert replays(rec)
+    rec = play(setup, "attack g-a -> 0505", dice=(4, 3))  # roll 7: "- / D1"
+    (d,) = rec.state.pending  # one CEL: the owner chooses which gun (5.1.8)
+    assert (d.kind, d.options["count"], d.options["units"]) == (
+        "losses",
+        1,
+        {"s-gun1": 1, "s-gun2": 1},
+    )

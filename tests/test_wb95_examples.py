@@ -164,10 +164,9 @@ def test_e5_5_3_9_option_retreat_2_hexes_with_a_test() -> None:
 def test_e5_15_1_7_the_german_loss_comes_from_the_star_user() -> None:
     rec = play(e5_setup(), E5_ATTACK, dice=(4, 6))
     assert resolved(rec)["result"] == "-1 / D1 -1"
-    (d,) = rec.state.pending
-    assert d.side == "german" and d.options["must_include"] == ["g-a"]
-    assert reject(rec, "german: losses g-b").rule == "15.1.7"
-    rec = play(e5_setup(), E5_ATTACK, "german: losses g-a", dice=(4, 6))
+    # 15.1.7 leaves the German side one legal answer: taken at once (DESIGN §4, #16)
+    auto = [e.data for e in rec.events if e.kind == "decision_automatic"]
+    assert [(a["side"], a["answer"]) for a in auto] == [("german", "losses g-a")]
     assert rec.state.units["g-a"].cel == 1
     (d,) = rec.state.pending  # the Soviets now choose their own CEL (5.1.8)
     assert d.side == "soviet" and d.kind == "losses" and d.options["count"] == 1

@@ -323,8 +323,9 @@ def test_22_1_k59_activated_panthers_roll_after_the_mines() -> None:
 GERMAN_SUPPLY = {"turn": 1, "phase": "supply", "active": "german"}
 
 
-def repair_setup(**extra: Any) -> Setup:
+def repair_setup(extra_units: list[dict[str, Any]] = (), **extra: Any) -> Setup:  # type: ignore[assignment]
     units = [
+        *extra_units,
         {"id": "g-r", "hex": "0203", "type": "arm", "sp": 6, "cel": 1, "max_cel": 2},
         {"id": "g-s", "hex": "0205", "type": "ag", "sp": 6, "cel": 1, "max_cel": 2},
         {
@@ -579,3 +580,17 @@ def test_notation_repair_and_withdraw_round_trip() -> None:
         order = parse_order(text)
         assert order is not None and parse_order(format_order(order)) == order
     assert format_order(parse_order("REPAIR None")) == "repair none"  # type: ignore[arg-type]
+
+
+def test_17_1_2_k93_a_repair_never_over_stacks_its_hex() -> None:
+    """K93 (found by the fuzzer on prokhorovka): the counter gives no CEL where the hex
+    already holds 8 CELs at the end of the Supply Phase (3.2.1)."""
+    rec = play(  # g-r (1 CEL) shares 0203 with a 7-CEL stack-mate: 8 CELs
+        repair_setup(extra_units=[{"id": "g-mate", "hex": "0203", "sp": 6, "cel": 7}]),
+        "german: repair g-r",
+        "soviet: done",
+        "german: done",
+    )
+    (ev,) = events(rec, "repaired")
+    assert ev["unit"] == "g-r" and ev["cels"] == 0 and rec.state.units["g-r"].cel == 1
+    check_replay(rec)

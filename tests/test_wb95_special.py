@@ -71,9 +71,27 @@ def test_15_1_7_losses_must_hit_a_star_user_first() -> None:
     rec = play(setup, "attack g-a g-b -> 0505 stars g-a", dice=(5, 6))
     c = resolved(rec)
     assert c["column"] == "2:1" and c["result"] == "-1 / -1"  # 8:8 + blue star, roll 11
-    r = reject(rec, "german: losses g-b")
-    assert r.rule == "15.1.7"
-    play(setup, "attack g-a g-b -> 0505 stars g-a", "german: losses g-a", dice=(5, 6))
+    # 15.1.7 leaves one legal answer (`losses g-a`): taken at once (DESIGN §4, issue #16)
+    auto = [e.data for e in rec.events if e.kind == "decision_automatic"]
+    assert auto and auto[0]["side"] == "german" and auto[0]["answer"] == "losses g-a"
+    assert [e.data["unit"] for e in rec.events if e.kind == "cel_lost"][:1] == ["g-a"]
+    assert not any(d.side == "german" and d.kind == "losses" for d in rec.state.pending)
+
+
+def test_5_1_8_a_loss_with_two_legal_answers_still_waits() -> None:
+    """DESIGN §4 only takes a decision with exactly one legal answer."""
+    units = [
+        {"id": "g-a", "hex": "0604", "sp": 4, "stars": ["blue"]},
+        {"id": "g-c", "hex": "0604", "sp": 4, "stars": ["blue"]},
+        {"id": "g-b", "hex": "0605", "sp": 4},
+        {"id": "s-a", "hex": "0505", "sp": 8},
+    ]
+    attack = "attack g-a g-c g-b -> 0505 stars g-a g-c"
+    rec = play(scenario(units, start=GERMAN_COMBAT), attack, dice=(5, 6))
+    (d,) = rec.state.pending  # two star users: `losses g-a` or `losses g-c`
+    assert d.kind == "losses" and d.options["must_include"] == ["g-a", "g-c"]
+    assert not any(e.kind == "decision_automatic" for e in rec.events)
+    assert reject(rec, "german: losses g-b").rule == "15.1.7"
 
 
 def test_15_2_resilience_groups_add_a_cm_and_never_retreat() -> None:

@@ -13,6 +13,7 @@ from engine.wb95 import air as _air  # registers 8.0
 from engine.wb95 import artillery as _artillery  # registers 6.0
 from engine.wb95 import bridges as _bridges  # registers 14.0
 from engine.wb95 import combat as _combat
+from engine.wb95 import decisions as _decisions
 from engine.wb95 import disorganization as _disorganization  # noqa: F401 - 5.6.5
 from engine.wb95 import flow
 from engine.wb95 import fortifications as _fortifications  # registers 7.1, 7.2.1 set-up
@@ -142,6 +143,7 @@ def _apply(state: GameState, side: str | None, order: o.Order) -> Applied:
     if ph.kind == "air" and not isinstance(order, (o.Done, o.Air, *answers)):
         raise Rejected(f"'{order.verb}' is not an Air Phase action", "2.1.2")
     handler(ctx, side, order)
+    _decisions.take_forced(ctx, ORDER_HANDLERS)  # one legal answer: taken (DESIGN §4)
     for step in AFTER_INPUT:  # e.g. bridge control (14.1.3)
         step(ctx)
     flow.resume_supply_phase(ctx)  # a Supply Phase that waited for this answer goes on

@@ -405,10 +405,10 @@ def _shortfall_step(ctx: Ctx, who: str) -> None:
     # enemy's pursuit, so only the other units' retreats decide the shortfall -- but the
     # guns may pay its CELs
     movers = [u for u in alive if not fixed_gun(state, u)]
-    if not movers:
-        return
     done = {u.id: len(state.combat["retreats"].get(u.id, [])) for u in alive}
-    shortfall = required - min(done[u.id] for u in movers)
+    # K99: guns alone in combat setup retreat no hex: every hex is paid in CELs (5.3.7;
+    # 6.2.4's note: they "must suffer losses"), whether or not the enemy then enters
+    shortfall = required - (min(done[u.id] for u in movers) if movers else 0)
     if who == "defender" and state.combat.get("fixed_position") and shortfall > 0:
         shortfall -= 1  # 7.3.6: sustained retreat in a fixed position costs one CEL less
     short = [u for u, n in done.items() if n < required]
