@@ -201,6 +201,8 @@ def describe_event(e: Event) -> str:
     k = e.kind
     if k == "moved":
         extra = " (+1 road hex, R12)" if d.get("bonus") else ""
+        if d.get("mp") is None:  # a unit not seen in full: its MPs are not shown (K98)
+            return f"{d['unit']} moves {' '.join(d['path'])}"
         return f"{d['unit']} moves {' '.join(d['path'])} for {d['cost']} of {d['mp']} MP{extra}"
     if k == "phase_started":
         return f"— turn {d['turn']}, phase {d['number']}: {d['phase']} ({', '.join(d['active'])})"
@@ -216,7 +218,8 @@ def describe_event(e: Event) -> str:
     if k == "dice_rolled":
         return f"dice {d['faces']} = {d['total']} ({d['reason']})"
     if k == "game_started":
-        return f"game {d['scenario']} starts (seed {d['seed']})"
+        seed = f" (seed {d['seed']})" if d.get("seed") is not None else ""  # moderator only
+        return f"game {d['scenario']} starts{seed}"
     if k == "combat_resolved":
         who = " ".join(a["unit"] for a in d["attackers"])
         mod = f" {d['modifier']:+d}" if d["modifier"] else ""
@@ -240,6 +243,8 @@ def describe_event(e: Event) -> str:
         )
         return "\n".join([head, *(f"    {line}" for line in d["explanation"])])
     if k == "setup_changed":
+        if d.get("to") is None:  # K98
+            return f"{d['unit']} changes its setup ({d['rule']})"
         return f"{d['unit']} changes to {d['to']} setup for {d['cost']} MP ({d['rule']})"
     if k == "cel_lost":
         end = " — eliminated" if d["eliminated"] else ""
@@ -258,9 +263,14 @@ def describe_event(e: Event) -> str:
         oos = oos or "none"
         return f"{d['side']} traces supply (10.1): out of supply: {oos}"
     if k in ("oos_changed", "oos_paid"):
+        if d.get("old") is None:  # an enemy unit not seen in full: no levels (K98)
+            return f"{d['unit']}: its OoS level changes ({d.get('rule') or '10.2'})"
         why = d.get("reason") or f"pays for full {'MPs' if d['use'] == 'move' else 'strength'}"
         return f"{d['unit']} OoS level {d['old']} -> {d['new']}: {why} ({d['rule']})"
     if k == "surrender_test":
+        if d.get("note") is None:  # K98
+            end = "it surrenders" if d.get("surrendered") else "it holds out"
+            return f"{d['unit']} surrender test ({d['rule']}): {end}"
         return f"{d['unit']} surrender test ({d['rule']}): {d['note']}"
     if k == "mod_edited":
         where = " ".join(d.get("hexes") or []) or "off the map"
@@ -291,6 +301,8 @@ def describe_event(e: Event) -> str:
     if k == "bridge_destroyed":
         return f"bridge {d['hexside']} destroyed: {d['cause']} ({d['rule']})"
     if k == "bridge_rebuilt":
+        if d.get("cost") is None:  # K98
+            return f"{d['unit']} rebuilds the bridge {d['hexside']} ({d['rule']})"
         return f"{d['unit']} rebuilds the bridge {d['hexside']} for {d['cost']} MP ({d['rule']})"
     if k == "bridge_building_declared":
         return f"{d['hq']} at {d['hex']} starts building a bridge; the hexside is noted (14.3.2)"
@@ -310,6 +322,8 @@ def describe_event(e: Event) -> str:
     if k == "repair_spoiled":
         return f"{d['unit']} loses its Repair counter: {d['reason']} ({d['rule']})"
     if k == "repaired":
+        if d.get("cels") is None:  # K98
+            return f"{d['unit']} is repaired ({d['rule']})"
         return f"{d['unit']} is repaired: +{d['cels']} CEL ({d['rule']})"
     if k == "withdrawn":
         return f"{d['unit']} is withdrawn from the map: {d['reason']}"

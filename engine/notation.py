@@ -31,6 +31,7 @@ from engine.orders import (
     Enter,
     Fire,
     Fortify,
+    HqClaim,
     Leave,
     Losses,
     Mask,
@@ -84,9 +85,10 @@ USAGE: dict[str, str] = {
     "move": "move UNIT [UNIT...] HEX [HEX...] [full]",
     "attack": (
         "attack UNIT [UNIT...] -> HEX [HEX...] [support UNIT...] [air COUNTER...] "
-        "[stars UNIT...] [cms N] [full [UNIT...]]"
+        "[stars UNIT...] [cms N] [full [UNIT...]] [nohq]"
     ),
-    "defend": "defend [stars UNIT...] [cms N] [support UNIT...]",
+    "defend": "defend [stars UNIT...] [cms N] [support UNIT...] [nohq]",
+    "hq": "hq claim|decline  (9.2.1: use your HQs' dice modifier from now on, or not)",
     "reinforce": "reinforce UNIT from VS-UNIT",
     "repair": "repair UNIT [UNIT...]  or  repair none",
     "withdraw": "withdraw UNIT [UNIT...]",
@@ -266,6 +268,7 @@ def _parse_attack(args: list[str]) -> Order:
         also.append(_hex(rest.pop(0)))
     groups: dict[str, list[str]] = {}
     current: list[str] | None = None
+    nohq = _flag(rest, "nohq")
     for tok in rest:
         key = tok.lower()
         if key in ("support", "air", "stars", "cms", "full"):
@@ -310,6 +313,7 @@ def _parse_attack(args: list[str]) -> Order:
         stars=stars,
         cms=cms,
         full=full,
+        nohq=nohq,
     )
 
 
@@ -336,9 +340,27 @@ def _parse_reinforce(args: list[str]) -> Order:
     return Reinforce(unit=_unit(args[0]), source=_unit(args[2]))
 
 
+def _parse_hq(args: list[str]) -> Order:
+    if len(args) != 1 or args[0].lower() not in ("claim", "decline"):
+        raise _Problem(f"hq takes one word, claim or decline: {USAGE['hq']}")
+    return HqClaim(claim=args[0].lower() == "claim")
+
+
+def _flag(words: list[str], flag: str) -> bool:
+    """Take a bare keyword (e.g. `nohq`) out of `words`, wherever it stands."""
+    found = [w for w in words if w.lower() == flag]
+    if len(found) > 1:
+        raise _Problem(f"'{flag}' is given twice")
+    if found:
+        words.remove(found[0])
+    return bool(found)
+
+
 def _parse_defend(args: list[str]) -> Order:
     groups: dict[str, list[str]] = {}
     current: list[str] | None = None
+    args = list(args)
+    nohq = _flag(args, "nohq")
     for tok in args:
         key = tok.lower()
         if key in ("stars", "cms", "support"):
@@ -357,7 +379,10 @@ def _parse_defend(args: list[str]) -> Order:
             raise _Problem(f"'support' is not followed by any unit: {USAGE['defend']}")
         support = tuple(_unit(t) for t in groups["support"])
     return Defend(
-        stars=_stars_group("defend", groups), cms=_cms_group("defend", groups), support=support
+        stars=_stars_group("defend", groups),
+        cms=_cms_group("defend", groups),
+        support=support,
+        nohq=nohq,
     )
 
 
@@ -593,6 +618,7 @@ _PARSERS: dict[str, Callable[[list[str]], Order]] = {
     "repair": _parse_repair,
     "withdraw": _parse_withdraw,
     "place-if": _parse_place_if,
+    "hq": _parse_hq,
     "pass": _parse_pass,
     "done": _parse_done,
 }
@@ -701,6 +727,10 @@ def format_order(order: Order) -> str:
             words += ["cms", str(order.cms)]
         if order.full is not None:
             words += ["full", *order.full]
+        if order.nohq:
+            words.append("nohq")
+    elif isinstance(order, HqClaim):
+        words.append("claim" if order.claim else "decline")
     elif isinstance(order, Defend):
         if order.stars:
             words += ["stars", *order.stars]
@@ -708,6 +738,8 @@ def format_order(order: Order) -> str:
             words += ["cms", str(order.cms)]
         if order.support:
             words += ["support", *order.support]
+        if order.nohq:
+            words.append("nohq")
     elif isinstance(order, Fire | Barrage):
         words += [*order.units, "->", order.target]
     elif isinstance(order, Reinforce):

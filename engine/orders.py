@@ -40,7 +40,7 @@ class Move(Order):
 
 @dataclass(frozen=True)
 class Attack(Order):
-    """`attack UNITS -> HEX [HEX ...] [support UNITS] [air AIRREFS]` (5.1). Several
+    """`attack UNITS -> HEX [HEX ...] [support UNITS] [air AIRREFS] [nohq]` (5.1). Several
     defending hexes (`also`) are allowed when the attackers stand in one hex (5.1.5)."""
 
     units: tuple[str, ...]
@@ -52,6 +52,7 @@ class Attack(Order):
     cms: int = 0  # CMs spent from an HQ loss (9.1.6-9.1.7, R17)
     # 10.2.3: attackers paying an OoS level for full strength; () = every OoS attacker
     full: tuple[str, ...] | None = None
+    nohq: bool = False  # 9.2.1 "can subtract": decline the HQ dice modifier (K100)
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,7 @@ class Pursue(Order):
 
 @dataclass(frozen=True)
 class Defend(Order):
-    """`defend [stars UNITS] [cms N] [support UNITS]`: the defender's answer before the
+    """`defend [stars UNITS] [cms N] [support UNITS] [nohq]`: the defender's answer before the
     combat roll -- which units use their special abilities (stars 15.1, fortification units
     15.4), how many HQ-loss CMs it spends (9.1.6, R17) and which artillery supports the
     defence (6.3.3, 6.6.1). `pass` uses none."""
@@ -221,6 +222,7 @@ class Defend(Order):
     stars: tuple[str, ...] = ()
     cms: int = 0
     support: tuple[str, ...] = ()
+    nohq: bool = False  # 9.2.1 "can add": decline the HQ dice modifier (K100)
 
 
 @dataclass(frozen=True)
@@ -238,6 +240,16 @@ class Mod(Order):
     """`mod: VERB ARGS...`: a moderator command; `words` are the raw words after `mod:`."""
 
     words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HqClaim(Order):
+    """`hq claim` / `hq decline`: the side's standing choice whether its HQs' dice modifier
+    (9.2.1: the player "can" add or subtract 1) is used in its combats from now on, in
+    attack and in defence; `attack ... nohq` and `defend ... nohq` decline it for one
+    combat (K100). The default is to claim it."""
+
+    claim: bool = True
 
 
 VERBS_BY_TYPE: dict[type[Order], str] = {
@@ -265,4 +277,5 @@ VERBS_BY_TYPE: dict[type[Order], str] = {
     Pass: "pass",
     Done: "done",
     Mod: "mod",
+    HqClaim: "hq",
 }

@@ -151,6 +151,9 @@ class GameState:
     # Named rivers each side's units have crossed (Kursk victory: "crossing Sjejm river";
     # engine.wb95.victory, K68): side -> sorted river names.
     rivers_crossed: dict[str, list[str]] = field(default_factory=dict)
+    # 9.2.1 "can add/subtract" (K100): a side's standing choice to decline its HQ dice
+    # modifier; absent: claimed (the default). side -> False when declined.
+    hq_claims: dict[str, bool] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """A copy that shares the static setup and copies everything mutable."""
@@ -184,6 +187,7 @@ class GameState:
             repairs=[dict(x) for x in self.repairs],
             activity={k: list(v) for k, v in self.activity.items()},
             rivers_crossed={k: list(v) for k, v in self.rivers_crossed.items()},
+            hq_claims=dict(self.hq_claims),
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -220,6 +224,7 @@ class GameState:
             "repairs": [dict(x) for x in self.repairs],
             "activity": {k: list(v) for k, v in sorted(self.activity.items())},
             "rivers_crossed": {k: list(v) for k, v in sorted(self.rivers_crossed.items())},
+            "hq_claims": dict(sorted(self.hq_claims.items())),
         }
 
     @classmethod
@@ -276,6 +281,7 @@ class GameState:
             repairs=copy.deepcopy(data.get("repairs", [])),
             activity={k: list(v) for k, v in data.get("activity", {}).items()},
             rivers_crossed={k: list(v) for k, v in data.get("rivers_crossed", {}).items()},
+            hq_claims={str(k): bool(v) for k, v in data.get("hq_claims", {}).items()},
         )
 
     # --- queries used everywhere --------------------------------------------------------

@@ -17,7 +17,8 @@ Pending decisions are shown in full to the side they are addressed to; other vie
 only learn which side is being waited for and for what kind of decision. Sealed inputs
 (DESIGN §2, K27) are shown to their side and the moderator only; the event log goes to a
 viewer through `visible_events`, which hides other sides' sealed contents until they are
-revealed.
+revealed and redacts every field of every event by one table, `engine.redaction.EVENTS`
+(docs/rulings.md K96, K98).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engine import redaction
 from engine.core import Event
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
@@ -237,71 +239,30 @@ def view(state: GameState, viewer: str) -> View:
 def visible_events(
     events: Iterable[Event], viewer: str, state: GameState | None = None
 ) -> list[Event]:
-    """The event log as `viewer` (a side, "spectator" or "moderator") may read it: another
-    side's sealed submissions show only who made them ("soviet submitted a sealed input")
-    until they are revealed (DESIGN §2, K27). The moderator reads the full log, from which
-    a replay rebuilds the state. Given the current `state`, an event that names a unit the
-    viewer does not see in full now (a hidden counter of an enemy stack, 16.1.1) names it
-    only as "a Soviet unit": the viewer learns what it would see across the table (K96)."""
+    """The event log as `viewer` (a side, "spectator" or "moderator") may read it. The
+    moderator reads the full log, from which a replay rebuilds the state. For anyone else,
+    another side's sealed submissions show only who made them ("soviet submitted a sealed
+    input") until they are revealed (DESIGN §2, K27), and then every field of every event
+    goes through the one redaction table, `engine.redaction.EVENTS` (docs/rulings.md K98):
+    public fields as they are, a side's own fields (a decision's options, a list of its
+    units) only to that side, and values of a unit -- its MPs, strength, setup, supply
+    level -- only where the viewer sees that unit in full. Given the current `state`, an
+    event never names a unit the viewer does not see in full now (a hidden counter of an
+    enemy stack, 16.1.1): in a value, a list, a mapping's key or inside text it is only
+    "a Soviet unit" (K96). Every output a player reads passes the state."""
     out = sealed.redact(events, viewer)
     if viewer == MODERATOR:
         return out
-    shown = [_private(e, viewer) for e in out]
+    return redaction.redact(out, sight(state, viewer))
+
+
+def sight(state: GameState | None, viewer: str) -> redaction.Sight:
+    """What `viewer` knows of the units now: every unit it does not see in full in
+    `view(state, viewer)` is hidden, read as "a Soviet unit" / "a German unit"."""
     if state is None:
-        return shown
+        return redaction.Sight(viewer, None)
     known = {u.id for u in view(state, viewer).units if u.id is not None and u.known == "full"}
     hidden = {
         u.id: f"a {u.side.capitalize()} unit" for u in state.units.values() if u.id not in known
     }
-    return [Event(e.seq, e.kind, _mask(e.data, hidden)) for e in shown]
-
-
-def _mask(value: Any, hidden: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        return hidden.get(value, value)
-    if isinstance(value, list):
-        return [_mask(v, hidden) for v in value]
-    if isinstance(value, dict):
-        return {k: _mask(v, hidden) for k, v in value.items()}
-    return value
-
-
-# Reports that name every unit of one side, hidden ones included: the other side (and a
-# spectator) learns only that they happened and how many units they concern.
-PRIVATE_REPORTS: dict[str, tuple[str, ...]] = {
-    "supply_traced": ("supplied", "out_of_supply", "fixed_position"),
-    "unit_activity": ("moved", "attacked", "fortified_line"),  # Kursk 18.1.3, 22.1.1
-}
-
-
-# Reports about one unit of a side that its enemy may not identify (a stack's hidden
-# counters: 16.1.1): the other side and a spectator see the event without the unit's id.
-UNIT_REPORTS = frozenset(
-    {"oos_changed", "oos_paid", "surrender_test", "breakdown_roll", "dice_rolled"}
-)
-
-
-# A moderator's edit of a side's unit or marker (engine.wb95.moderation): the other side
-# and a spectator learn only that an edit happened, and at which hexes (the positions of
-# stacks are public, 16.1.1) -- not the unit, the field or the values. Hex control is
-# public (4.3): its edits are shown in full.
-MOD_EDIT_SHOWN = ("side", "hex", "hexes")
-
-
-def _private(e: Event, viewer: str) -> Event:
-    if e.kind == "mod_edited":
-        if e.data.get("side") in (None, viewer):
-            return e
-        kept = {k: e.data.get(k) for k in MOD_EDIT_SHOWN}
-        hidden = {"verb": None, "field": None, "unit": None, "before": None, "after": None}
-        rest = {"also": {}, "also_before": {}, "private": True}
-        return Event(e.seq, e.kind, hidden | kept | rest)
-    if e.kind in UNIT_REPORTS and "unit" in e.data and "side" in e.data:
-        if e.data["side"] == viewer:
-            return e
-        return Event(e.seq, e.kind, e.data | {"unit": None, "private": True})
-    keys = PRIVATE_REPORTS.get(e.kind)
-    if keys is None or e.data.get("side") == viewer:
-        return e
-    data = {k: (len(v) if k in keys and isinstance(v, list) else v) for k, v in e.data.items()}
-    return Event(e.seq, e.kind, data | {"private": True})
+    return redaction.Sight(viewer, hidden)

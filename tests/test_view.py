@@ -76,8 +76,12 @@ def test_16_1_1_reports_about_one_unit_do_not_name_it_to_the_enemy() -> None:
 
     e = Event(7, "oos_changed", {"unit": "s-c", "side": "soviet", "old": 0, "new": 1})
     d = Event(8, "dice_rolled", {"faces": [3, 4], "unit": "s-c", "side": "soviet"})
-    for theirs in visible_events([e, d], "german"):
-        assert theirs.data["unit"] is None
+    # without the state, a unit of another side's event counts as not seen (K98)
+    theirs = visible_events([e, d], "german")
+    assert [x.data["unit"] for x in theirs] == ["a Soviet unit", "a Soviet unit"]
+    assert "s-c" not in repr([x.data for x in theirs])
+    assert theirs[0].data["old"] is None and theirs[0].data["new"] is None  # its supply level
+    assert theirs[1].data["faces"] == [3, 4]  # dice are public
     assert [x.data["unit"] for x in visible_events([e, d], "soviet")] == ["s-c", "s-c"]
 
 

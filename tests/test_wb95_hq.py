@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from conftest import play, reject, scenario
 
+from engine.notation import parse_order
 from engine.view import view
 from engine.wb95.game import legal_moves
 from engine.wb95.stacking import stack_cels
@@ -134,3 +135,69 @@ def test_9_1_3_hq_enters_swamps_for_five_mp() -> None:
     setup = scenario([{"id": "s-hq", "hex": "0203", **HQ}], terrain={"0303": "swamp"})
     rec = play(setup, "move s-hq 0303")
     assert rec.state.units["s-hq"].mp_spent == 5
+
+
+# --- 9.2.1: the HQ dice modifier is the player's to use (K100) ------------------------------
+
+GERMAN_COMBAT = {"turn": 1, "phase": "combat", "active": "german"}
+SOVIET_MOVEMENT = {"turn": 1, "phase": "movement", "active": "soviet"}
+
+
+def _hq_duel(start: dict[str, object] = GERMAN_COMBAT):  # type: ignore[no-untyped-def]
+    units = [
+        {"id": "g-a", "hex": "0604", "sp": 8},
+        {"id": "g-hq", "hex": "0704", **HQ},
+        {"id": "s-a", "hex": "0505", "sp": 4},
+        {"id": "s-hq", "hex": "0405", **HQ},
+    ]
+    return scenario(units, start=start)
+
+
+def _combat(rec):  # type: ignore[no-untyped-def]
+    return next(e.data for e in reversed(rec.events) if e.kind == "combat_resolved")
+
+
+def _notes(rec) -> str:  # type: ignore[no-untyped-def]
+    c = _combat(rec)
+    return "\n".join(str(x) for x in (*c.get("notes", []), *c.get("explanation", [])))
+
+
+def test_9_2_1_k100_both_hqs_claim_by_default() -> None:
+    rec = play(_hq_duel(), "attack g-a -> 0505", dice=(3, 3))
+    text = _notes(rec)
+    assert "german HQ in range: -1 (9.2.1)" in text and "soviet HQ in range: +1" in text
+
+
+def test_9_2_1_k100_the_attacker_may_decline_its_modifier_for_one_attack() -> None:
+    rec = play(_hq_duel(), "attack g-a -> 0505 nohq", dice=(3, 3))
+    text = _notes(rec)
+    assert "german HQ in range, modifier declined (9.2.1, K100)" in text
+    assert "soviet HQ in range: +1" in text
+    assert "german: attack g-a -> 0505 nohq" in [e.line for e in rec.entries]
+
+
+def test_9_2_1_k100_a_standing_decline_holds_until_claimed_again() -> None:
+    setup = _hq_duel(SOVIET_MOVEMENT)
+    rec = play(setup, "soviet: hq decline")
+    assert rec.state.hq_claims == {"soviet": False}
+    assert reject(rec, "soviet: hq decline").ruling == "K100"
+    assert replays(rec)
+    rec2 = play(setup, "soviet: hq decline", "soviet: hq claim")
+    assert rec2.state.hq_claims == {} and replays(rec2)
+
+
+def test_9_2_1_k100_a_declined_defence_modifier_is_not_added() -> None:
+    units = [
+        {"id": "g-a", "hex": "0604", "sp": 8},
+        {"id": "s-a", "hex": "0505", "sp": 4},
+        {"id": "s-hq", "hex": "0405", **HQ},
+    ]
+    setup = scenario(units, start=GERMAN_COMBAT, initiative="soviet")
+    rec = play(setup, "attack g-a -> 0505", dice=(3, 3))
+    assert "soviet HQ in range: +1" in _notes(rec)
+    # the same combat after the Soviet side declined its modifier in its own turn
+    rec = play(setup, dice=(3, 3))
+    rec.state.hq_claims["soviet"] = False  # as `hq decline` sets it (test above)
+    r = rec.submit("german", parse_order("attack g-a -> 0505"))  # type: ignore[arg-type]
+    assert not hasattr(r, "message"), r
+    assert "soviet HQ in range, modifier declined (9.2.1, K100)" in _notes(rec)

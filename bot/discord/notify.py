@@ -19,6 +19,7 @@ import discord
 from bot.discord.views import decision_view
 from bot.service import Refusal, Reply
 from bot.service.game import AI_PREFIX
+from bot.service.roles import moderator_readers
 from engine.numbers import is_snowflake
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class Notifier:
                     await self.dm(r.user, r, interaction)
                 elif r.to == "moderators":
                     g = await self.bot.ref.game(r.game or "")
-                    mods = [s.user_id for s in g.seats if s.role == "moderator"]
+                    mods = moderator_readers(g, organisers=bool(r.data.get("organisers")))
                     for user in _people(mods):
                         await self.dm(user, r, interaction)
             except (discord.HTTPException, Refusal) as e:

@@ -209,7 +209,7 @@ class Referee:
         g = await self._create(row, [created], seats)
         sides = " and ".join(setup.sides)
         text = (
-            f"Game **{g.id}** created: {setup.name} ({g.row.scenario}, seed {g.row.seed}). "
+            f"Game **{g.id}** created: {setup.name} ({g.row.scenario}). "
             f"Seats: {sides}; join a side to play."
         )
         out = [Reply("caller", text, game=g.id, kind="result"), Reply("channel", text, game=g.id)]
@@ -375,6 +375,7 @@ class Referee:
                 f"`seat {side} {caller.id}` seats them.",
                 game=g.id,
                 mention=(caller.id,),
+                data={"organisers": True},  # nothing hidden: the moderators who play too
             ),
             Reply(
                 "caller",
@@ -411,6 +412,12 @@ class Referee:
             s = self._side(g.setup, side)
             if not (roles.may_schedule(g, caller) or g.sides_of(caller.id)):
                 raise Refusal("only a moderator or a player of this game may seat the opponent")
+            if g.status != "open" and not roles.may_referee(g, caller):
+                # a started game's empty seat is filled through its moderators (issue #15)
+                raise Refusal(
+                    f"game {g.id} has started: a moderator who plays no side seats a player "
+                    "or the built-in opponent on an empty side"
+                )
             if g.players(s):
                 raise Refusal(f"{s} already has a player in game {g.id}")
             user = AI_PREFIX + s
@@ -768,6 +775,8 @@ class Referee:
         async with g.lock:
             self._check_playing(g, None)
             sides = g.sides_of(caller.id)
+            if not sides:
+                raise self._not_a_player(g, caller)
             if not g.record.entries:
                 raise Refusal("there is nothing to undo")
             last = g.record.entries[-1]
@@ -1572,16 +1581,21 @@ class Referee:
             raise Refusal("no order given")
         return order
 
+    @staticmethod
+    def _not_a_player(g: LiveGame, caller: Caller) -> Refusal:
+        """Why someone who holds no side may not give (or undo) a side's inputs."""
+        if g.is_spectator(caller.id):
+            return Refusal("spectators cannot give orders")
+        if roles.moderates(g, caller):
+            return Refusal("a moderator gives orders for a side with `answer SIDE ORDER`")
+        return Refusal(f"you hold no seat in game {g.id}")
+
     def _acting_side(self, g: LiveGame, caller: Caller, order: Order) -> str:
         sides = g.sides_of(caller.id)
         if order.side == "mod":
             raise Refusal("moderator lines go through `/mod`")
         if not sides:
-            if g.is_spectator(caller.id):
-                raise Refusal("spectators cannot give orders")
-            if roles.moderates(g, caller):
-                raise Refusal("a moderator gives orders for a side with `answer SIDE ORDER`")
-            raise Refusal(f"you hold no seat in game {g.id}")
+            raise self._not_a_player(g, caller)
         if order.side is not None:
             if order.side not in sides:
                 raise Refusal(f"you play {' and '.join(sides)}, not {order.side}")

@@ -96,6 +96,23 @@ def may_schedule(g: LiveGame, caller: Caller) -> bool:
     return moderates(g, caller)
 
 
+def moderator_readers(g: LiveGame, *, organisers: bool = False) -> list[str]:
+    """Who reads a reply addressed to the game's moderators: its moderators who play no
+    side (and the hot-seat player at one keyboard); the moderators who play a side
+    (organisers) only when the reply holds nothing hidden from that side (`organisers`,
+    e.g. a request to join). A moderator's reply may name hidden counters or orders (a
+    stuck opponent, a deadline policy that could not go on)."""
+    out: list[str] = []
+    for s in g.seats:
+        if s.role != "moderator" or s.user_id in out:
+            continue
+        sides = g.sides_of(s.user_id)
+        everything = hot_seat(g) and set(sides) >= set(g.setup.sides)
+        if not sides or organisers or everything:
+            out.append(s.user_id)
+    return out
+
+
 def reachable(g: LiveGame, caller: Caller) -> bool:
     """Whether a command from where `caller` is may find game `g` (scoping)."""
     if caller.guild == g.row.guild and caller.channel == g.row.channel:

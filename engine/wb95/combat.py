@@ -417,6 +417,7 @@ def do_attack(ctx: Ctx, side: str, order: o.Attack) -> None:
                 "abilities": theirs,
                 "cms": their_cms,
                 "support": offer,
+                "hq": within_hq_range(state, enemy, defenders),  # `defend ... nohq` (K100)
                 "attacker_abilities": used,
                 "attacker_cms": order.cms,
             },
@@ -503,6 +504,7 @@ def check_attack(state: GameState, side: str, order: o.Attack) -> tuple[dict[str
         "attacker_cms": order.cms,
         "defender_cms": 0,
         "support": {"attacker": backing, "defender": {}},
+        "attacker_hq": not order.nohq,  # 9.2.1 "can subtract" (K100)
     }
     return declared, full
 
@@ -528,7 +530,7 @@ def do_defend(ctx: Ctx, side: str, order: o.Defend) -> None:
     if order.cms > int(d.options["cms"]):
         have = d.options["cms"]
         raise Rejected(f"only {have} HQ-loss CMs are available for this combat", "9.1.7", "R17")
-    decline_defence(ctx, side, used, order.cms, backing)
+    decline_defence(ctx, side, used, order.cms, backing, hq=not order.nohq)
 
 
 def decline_defence(
@@ -537,6 +539,8 @@ def decline_defence(
     used: dict[str, list[str]],
     cms: int = 0,
     backing: dict[str, list[str]] | None = None,
+    *,
+    hq: bool = True,
 ) -> None:
     """Close the defence decision (with the abilities used and the support named, none
     for `pass`) and roll."""
@@ -548,6 +552,7 @@ def decline_defence(
         "defender_abilities": used,
         "defender_cms": cms,
         "support": support,
+        "defender_hq": hq,  # K100: `pass` keeps the claim; `defend ... nohq` declines it
     }
     ctx.emit("decision_closed", side=side, decision="defence")
     ctx.emit("combat_stage", combat={"declared": declared})
@@ -781,11 +786,17 @@ def roll_combat(ctx: Ctx) -> None:
         lines = lines + list(extra.lines)
     modifier = 0
     if within_hq_range(state, side, attackers):  # K16: support is not in the test
-        modifier -= 1
-        notes.append(f"{side} HQ in range: -1 (9.2.1)")
+        if decl.get("attacker_hq", True) and state.hq_claims.get(side, True):
+            modifier -= 1
+            notes.append(f"{side} HQ in range: -1 (9.2.1)")
+        else:
+            notes.append(f"{side} HQ in range, modifier declined (9.2.1, K100)")
     if within_hq_range(state, enemy, defenders):
-        modifier += 1
-        notes.append(f"{enemy} HQ in range: +1 (9.2.1)")
+        if decl.get("defender_hq", True) and state.hq_claims.get(enemy, True):
+            modifier += 1
+            notes.append(f"{enemy} HQ in range: +1 (9.2.1)")
+        else:
+            notes.append(f"{enemy} HQ in range, modifier declined (9.2.1, K100)")
     faces = ctx.roll(2, "combat (5.2.1 e)")
     roll = clamp_roll(sum(faces) + modifier)
     if roll != sum(faces) + modifier:

@@ -14,10 +14,13 @@ recorded (`hq_lost`, `engine.wb95.elimination`) for the 5 CMs of 9.1.6-9.1.7 (R1
 
 from __future__ import annotations
 
-from engine.core import Ctx
+from engine import orders as o
+from engine.core import Ctx, Event, Rejected
 from engine.hexgrid import HexId
 from engine.state import GameState
+from engine.wb95.dispatch import handles
 from engine.wb95.elimination import eliminate
+from engine.wb95.reducer import on
 from engine.wb95.regular import is_regular
 
 
@@ -49,3 +52,24 @@ def overrun(ctx: Ctx, unit_id: str, h: HexId) -> None:
             rule="9.1.5",
             by=mover.id,
         )
+
+
+# --- 9.2.1: the HQ dice modifier is the player's to use (K100) ------------------------------
+
+
+@handles(o.HqClaim)
+def do_hq_claim(ctx: Ctx, side: str, order: o.HqClaim) -> None:
+    """`hq claim|decline`: the side's standing choice for its HQ dice modifier (9.2.1 "can
+    add / subtract"), for its combats from now on; at any moment the side acts."""
+    if ctx.state.hq_claims.get(side, True) == order.claim:
+        now = "claims" if order.claim else "declines"
+        raise Rejected(f"{side} already {now} its HQ dice modifier", "9.2.1", "K100")
+    ctx.emit("hq_claim_set", side=side, claim=order.claim, rule="9.2.1")
+
+
+@on("hq_claim_set")
+def _hq_claim_set(state: GameState, e: Event) -> None:
+    if e.data["claim"]:
+        state.hq_claims.pop(e.data["side"], None)
+    else:
+        state.hq_claims[e.data["side"]] = False

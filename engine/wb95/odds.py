@@ -179,7 +179,8 @@ def _reckon(state: GameState, side: str, decl: dict[str, Any]) -> dict[str, Any]
         worst, lines = final_column(initial, shifts)
         best, _ = final_column(initial_column(attack_total, def_lo), shifts)
         lines = lines + list(extra.lines)
-    modifier, mod_notes, mod_unknown = _modifier(state, side, enemy, attackers, seen_by_hex)
+    claim = bool(decl.get("attacker_hq", True))  # `attack ... nohq` (K100)
+    modifier, mod_notes, mod_unknown = _modifier(state, side, enemy, attackers, seen_by_hex, claim)
     unknown = list(mod_unknown)
     hidden = sum(1 for vs in seen_by_hex.values() for v in vs if v.id is None)
     total = sum(len(vs) for vs in seen_by_hex.values())
@@ -321,6 +322,7 @@ def _modifier(
     enemy: str,
     attackers: list[UnitState],
     seen: dict[HexId, list[UnitView]],
+    claim: bool = True,
 ) -> tuple[int, list[str], list[str]]:
     """9.2.1 as far as `side` can know it: its own HQs; enemy HQs seen, and whether an
     unseen counter near enough could be one (the worst case is assumed)."""
@@ -328,8 +330,13 @@ def _modifier(
     notes: list[str] = []
     unknown: list[str] = []
     if within_hq_range(state, side, attackers):
-        modifier -= 1
-        notes.append(f"{side} HQ in range: -1 (9.2.1)")
+        if claim and state.hq_claims.get(side, True):
+            modifier -= 1
+            notes.append(f"{side} HQ in range: -1 (9.2.1)")
+        else:
+            notes.append(f"{side} HQ in range, modifier declined (9.2.1, K100)")
+    if not state.hq_claims.get(enemy, True):  # the enemy's standing choice is public
+        return modifier, [*notes, f"{enemy} declines its HQ modifier (9.2.1, K100)"], unknown
     grid = state.setup.map.grid
     defence_hexes = [h for h, vs in seen.items() if vs]
     v = view(state, side)

@@ -32,8 +32,11 @@ assert discord.__version__.startswith("2.7."), "the harness is written for disco
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
-GUILD = 700000000000000001
-CHANNEL = 700000000000000010
+GUILD = 700000000000000001  # the server the tests' games live in
+CHANNEL = 700000000000000010  # its game channel
+NEXT_DOOR = 700000000000000011  # another channel of the same server
+GUILD2 = 700000000000000002  # another server running Kessel
+CHANNEL2 = 700000000000000020  # a channel of that server
 MANAGE_GUILD = 1 << 5
 ACK_BUDGET = 2.0  # seconds from the payload to the first response
 _ids = itertools.count(800000000000000001)
@@ -63,6 +66,7 @@ class Sent:
     files: list[str] = field(default_factory=list)
     message: dict[str, Any] | None = None
     at: float = field(default_factory=time.monotonic)
+    data: list[bytes] = field(default_factory=list)  # the files' bytes (e.g. map PNGs)
 
     @property
     def content(self) -> str:
@@ -128,6 +132,15 @@ def _filenames(files: Any) -> list[str]:
     return [f.filename for f in files or []]
 
 
+def _file_bytes(files: Any) -> list[bytes]:
+    out = []
+    for f in files or []:
+        f.reset()
+        out.append(bytes(f.fp.read()))
+        f.reset()
+    return out
+
+
 class Recorder(webhook_async.AsyncWebhookAdapter):
     """Interaction HTTP (responses, follow-ups, edits) recorded instead of sent."""
 
@@ -148,21 +161,22 @@ class Recorder(webhook_async.AsyncWebhookAdapter):
         path = route.path
         body = _body(payload, multipart)
         names = _filenames(files)
+        data = _file_bytes(files)
         target = str(route.webhook_token).removeprefix("token-")  # the interaction id
         if path.endswith("/callback"):
             msg = _message(str(CHANNEL), body, names) if body.get("type") == 4 else None
-            self.log.append(Sent("response", target, body, names, msg))
+            self.log.append(Sent("response", target, body, names, msg, data=data))
             out: dict[str, Any] = {"interaction": {"id": target, "type": body.get("type")}}
             if msg is not None:
                 out["resource"] = {"type": 4, "message": msg}
             return out
         if route.method == "POST":
             msg = _message(str(CHANNEL), body, names)
-            self.log.append(Sent("followup", target, body, names, msg))
+            self.log.append(Sent("followup", target, body, names, msg, data=data))
             return msg
         if route.method == "PATCH":
             msg = _message(str(CHANNEL), body, names)
-            self.log.append(Sent("edit", target, body, names, msg))
+            self.log.append(Sent("edit", target, body, names, msg, data=data))
             return msg
         return None
 
@@ -196,6 +210,7 @@ class FakeHTTP:
             cid = int(params["channel_id"])
             body = _body(kw.get("json"), form)
             names = _filenames(files)
+            data = _file_bytes(files)
             if cid in self.dm_of:
                 user = self.dm_of[cid]
                 if user in self.blocked:
@@ -204,11 +219,11 @@ class FakeHTTP:
                         {"code": 50007, "message": "Cannot send messages to this user"},
                     )
                 msg = _message(str(cid), body, names)
-                self.log.append(Sent("dm", str(user), body, names, msg))
+                self.log.append(Sent("dm", str(user), body, names, msg, data=data))
             else:
                 where = "thread" if cid in self.threads else "channel"
                 msg = _message(str(cid), body, names)
-                self.log.append(Sent(where, str(cid), body, names, msg))
+                self.log.append(Sent(where, str(cid), body, names, msg, data=data))
             return msg
         if method == "POST" and path == "/channels/{channel_id}/threads":
             tid = new_id()
@@ -234,13 +249,21 @@ class FakeHTTP:
 
 @dataclass
 class Person:
+    """A Discord user. Every person is a member of every server the tests use (`GUILD`,
+    `GUILD2`); `manage_guild` gives Manage Server in `GUILD`, `admin_of` in the servers
+    listed (e.g. `GUILD2`: a moderator of another server)."""
+
     id: int
     name: str
     roles: tuple[int, ...] = ()
     manage_guild: bool = False
+    admin_of: tuple[int, ...] = ()
 
-    def member(self) -> dict[str, Any]:
-        perms = MANAGE_GUILD if self.manage_guild else 0
+    def manages(self, guild: int) -> bool:
+        return guild in self.admin_of or (self.manage_guild and guild == GUILD)
+
+    def member(self, guild: int = GUILD) -> dict[str, Any]:
+        perms = MANAGE_GUILD if self.manages(guild) else 0
         return {
             "user": user_payload(self.id, self.name),
             "roles": [str(r) for r in self.roles],
@@ -311,8 +334,11 @@ class Harness:
         *,
         dm: bool = False,
         channel: int = CHANNEL,
+        guild: int = GUILD,
         message: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
+        """An interaction payload from `person`: in `channel` of `guild`, or (`dm`) from
+        a direct message with the bot."""
         iid = new_id()
         p: dict[str, Any] = {
             "id": str(iid),
@@ -338,18 +364,18 @@ class Harness:
             p["user"] = user_payload(person.id, person.name)
             p["context"] = 1
         else:
-            p["guild_id"] = str(GUILD)
+            p["guild_id"] = str(guild)
             p["channel_id"] = str(channel)
             p["channel"] = {
                 "id": str(channel),
                 "type": 0,
-                "guild_id": str(GUILD),
+                "guild_id": str(guild),
                 "name": "games",
                 "position": 0,
                 "permission_overwrites": [],
                 "nsfw": False,
             }
-            p["member"] = person.member()
+            p["member"] = person.member(guild)
             p["guild_locale"] = "en-US"
             p["context"] = 0
         if message is not None:
@@ -381,7 +407,14 @@ class Harness:
         return new
 
     async def command(
-        self, person: Person, path: str, *, dm: bool = False, channel: int = CHANNEL, **options: Any
+        self,
+        person: Person,
+        path: str,
+        *,
+        dm: bool = False,
+        channel: int = CHANNEL,
+        guild: int = GUILD,
+        **options: Any,
     ) -> list[Sent]:
         """`/game new scenario:...` as `command(p, "game new", scenario=...)`."""
         names = path.split()
@@ -389,10 +422,19 @@ class Harness:
         for sub in reversed(names[1:]):
             opts = [{"type": 1, "name": sub, "options": opts}]
         data = {"id": str(new_id()), "name": names[0], "type": 1, "options": opts}
-        return await self.dispatch(self._base(person, 2, data, dm=dm, channel=channel))
+        payload = self._base(person, 2, data, dm=dm, channel=channel, guild=guild)
+        return await self.dispatch(payload)
 
     async def autocomplete(
-        self, person: Person, path: str, focused: str, **options: Any
+        self,
+        person: Person,
+        path: str,
+        focused: str,
+        *,
+        dm: bool = False,
+        channel: int = CHANNEL,
+        guild: int = GUILD,
+        **options: Any,
     ) -> list[dict[str, Any]]:
         names = path.split()
         opts = []
@@ -405,20 +447,39 @@ class Harness:
         for sub in reversed(names[1:]):
             opts = [{"type": 1, "name": sub, "options": opts}]
         data = {"id": str(new_id()), "name": names[0], "type": 1, "options": opts}
-        sent = await self.dispatch(self._base(person, 4, data))
+        sent = await self.dispatch(self._base(person, 4, data, dm=dm, channel=channel, guild=guild))
         assert sent and sent[-1].type == 8, sent
         return list(sent[-1].body["data"]["choices"])
 
     async def click(
-        self, person: Person, sent: Sent, label: str, *, dm: bool = False
+        self,
+        person: Person,
+        sent: Sent,
+        label: str,
+        *,
+        dm: bool = False,
+        channel: int = CHANNEL,
+        guild: int = GUILD,
     ) -> list[Sent]:
         """Click the button labelled `label` on a message the bot sent."""
         assert sent.message is not None
         button = next(b for b in sent.buttons() if b.get("label") == label)
         data = {"custom_id": button["custom_id"], "component_type": 2}
-        return await self.dispatch(self._base(person, 3, data, dm=dm, message=sent.message))
+        payload = self._base(
+            person, 3, data, dm=dm, channel=channel, guild=guild, message=sent.message
+        )
+        return await self.dispatch(payload)
 
-    async def submit_modal(self, person: Person, modal: Sent, values: list[str]) -> list[Sent]:
+    async def submit_modal(
+        self,
+        person: Person,
+        modal: Sent,
+        values: list[str],
+        *,
+        dm: bool = False,
+        channel: int = CHANNEL,
+        guild: int = GUILD,
+    ) -> list[Sent]:
         """Fill in the text inputs of a modal the bot opened, in order."""
         data = modal.body["data"]
         it = iter(values)
@@ -433,8 +494,22 @@ class Harness:
             return c
 
         comps = [fill(c) for c in data["components"]]
-        payload = self._base(person, 5, {"custom_id": data["custom_id"], "components": comps})
+        payload = self._base(
+            person,
+            5,
+            {"custom_id": data["custom_id"], "components": comps},
+            dm=dm,
+            channel=channel,
+            guild=guild,
+        )
         return await self.dispatch(payload)
+
+
+def bot_message(content: str, components: list[dict[str, Any]], where: str = "dm") -> Sent:
+    """A message as if the bot had sent it (content and buttons), for `Harness.click`:
+    a component built directly from its class, e.g. a decision button of a given game."""
+    body = {"content": content, "components": [{"type": 1, "components": components}]}
+    return Sent(where, "", body, message=_message(str(CHANNEL), body, []))
 
 
 def _background(task: asyncio.Task[Any]) -> bool:
