@@ -597,6 +597,11 @@ class Sight:
         out = self._cache.get(s)
         if out is None:
             out = hidden.get(s)
+            head, colon, _ = s.partition(": ")
+            if out is None and colon and head in hidden:
+                # an explanation line about one unit ("s-x: 8 (4 SP x 2 CELs ...)"): its
+                # figures tell the unit's strength, so only that it took part is left
+                out = f"{hidden[head]}: not seen"
             if out is None:
                 out = _WORD.sub(lambda m: hidden.get(m.group(), m.group()), s)
                 if self._odd is not None:

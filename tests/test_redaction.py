@@ -486,3 +486,14 @@ def test_dice_the_seed_is_the_moderators_alone() -> None:
         x for x in visible_events(rec.events, "moderator", rec.state) if x.kind == "game_started"
     ]
     assert e.data["seed"] == 424242
+
+
+def test_16_1_1_k98_an_explanation_line_about_a_hidden_unit_keeps_no_figures() -> None:
+    """A fire or combat explanation line "UNIT: SP (why)" about a unit the viewer does not
+    see in full keeps only that a unit took part (its SPs and CELs would tell its state)."""
+    from engine.redaction import Sight
+
+    sight = Sight("german", {"s-art-27": "a Soviet unit"})
+    assert sight.text("s-art-27: 8 (4 SP x 2 CELs)") == "a Soviet unit: not seen"
+    assert sight.text("black star of s-art-27") == "black star of a Soviet unit"
+    assert sight.text("g-a: 8 (4 SP x 2 CELs)") == "g-a: 8 (4 SP x 2 CELs)"
