@@ -445,7 +445,7 @@ def _scenarios() -> int:
 
 
 def _moves(args: argparse.Namespace) -> int:
-    from bot.script import load_source, run_script
+    from bot.script import SourceError, load_source, run_script
     from engine.wb95.game import legal_moves
     from engine.wb95.movement import fmt_mp
 
@@ -456,9 +456,22 @@ def _moves(args: argparse.Namespace) -> int:
             f"line {res.rejected['line']}: {_clip(str(res.rejected['message']))}", file=sys.stderr
         )
         return 2
-    moves = legal_moves(res.record.state, args.unit)
+    state = res.record.state
+    if args.unit not in state.units:
+        from engine.numbers import shown
+
+        raise SourceError(f"there is no unit '{shown(args.unit, 40)}' in {state.setup.id}")
+    moves = legal_moves(state, args.unit)
     if not moves:
-        print(f"{args.unit} cannot move now")
+        from engine.wb95 import flow
+        from engine.wb95.movement import can_move
+
+        u = state.units[args.unit]
+        why = can_move(state, u) if u.on_map else ("it is not on the map", "11.0")
+        moving = flow.current_phase(state).kind in ("movement", "strategic")
+        if why is None and (not moving or u.side not in flow.awaited_sides(state)):
+            why = (f"it is {flow.phase_title(state)}", "2.1.2")
+        print(f"{args.unit} cannot move now" + (f": {why[0]} ({why[1]})" if why else ""))
         return 0
     for h, r in sorted(moves.items(), key=lambda kv: (kv[1].cost, kv[0])):
         note = " (stops: enemy ZoC)" if r.stops else ""

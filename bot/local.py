@@ -37,6 +37,7 @@ from bot.terminal import Out, PlainOut, RichOut, interactive, plain
 from engine.notation import USAGE, NotationError, parse_order
 from engine.numbers import NumberError, is_whole, shown, whole
 from engine.view import UnitView
+from engine.wb95 import flow
 from scenarios import list_scenarios
 
 DEFAULT_DB = "kessel.db"
@@ -137,6 +138,15 @@ class LocalPlay:
     # --- the session ------------------------------------------------------------------
     async def main(self, scenario: str | None, *, vs: str | None, seed: int | None) -> int:
         incident.to_file()  # at the terminal, tracebacks go to the incident log only
+        if scenario is not None and not self.db.exists() and not _starts_a_game(scenario):
+            # a game id, but no database to find it in: say so, and create no empty file
+            self.out.line(
+                f"kessel: there is no {self.db} here, so no saved game "
+                f"'{shown(scenario, 40)}'; `kessel play` lists the scenarios to start "
+                "(or give --db FILE)",
+                "bad",
+            )
+            return 1
         try:
             with self.out.busy(f"Opening {self.db}"):
                 self._ref = await Referee.open(self.db, **self.referee_kw)
@@ -610,7 +620,8 @@ class LocalPlay:
             raise Refusal(f"'{around}' is not a hex number (e.g. 1619)")
         g = await self.ref.game(self._gid)
         s = g.state
-        name = f"kessel-{g.id}-t{s.turn}-p{s.phase}" + (f"-{around}" if around else "") + ".png"
+        number = flow.current_phase(s).number  # the phase's printed number (2.2)
+        name = f"kessel-{g.id}-t{s.turn}-p{number}" + (f"-{around}" if around else "") + ".png"
         with self.out.busy("Drawing the map"):
             png = await self.ref.map_png(self.me, self._gid, around=around, radius=radius)
         try:
@@ -695,6 +706,11 @@ ARITY: dict[str, tuple[int, int, str]] = {
     "export": (1, 2, "export FILE [force]: force replaces a file that is not a Kessel export"),
     "orders": (0, 0, "orders"),
 }
+
+
+def _starts_a_game(ref: str) -> bool:
+    """A shipped scenario id or a file (scenario or export): what starts a new game."""
+    return ref in {x.id for x in list_scenarios()} or is_file(ref)
 
 
 def _user_name() -> str:

@@ -188,3 +188,27 @@ def test_run_drives_a_whole_combat_with_forced_dice(
     code = main(["run", str(scen), "--orders", str(orders), "--dice", "3,4"])
     text = capsys.readouterr().out
     assert code == 0 and "combat: g-a g-b g-c (17 SP) attack 0505 (8 SP): 2:1 -> 2:1" in text
+
+
+def test_16_6_readme_examples_run_on_demo_steblev(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #16: the README's example units exist; its move / attack / retreat lines run
+    in order on demo-steblev (seed 1: the Soviet attack must retreat)."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    for line in ("move s-180 0308 0408", "attack s-180 -> 0306", "retreat s-180 0308"):
+        assert line in readme, line
+    assert main(["moves", "demo-steblev", "s-180"]) == 0
+    assert "0408" in capsys.readouterr().out
+    f = tmp_path / "o.txt"
+    f.write_text("move s-180 0307\ndone\nattack s-180 -> 0306\nretreat s-180 0308\n", "utf-8")
+    assert main(["run", "demo-steblev", "--orders", str(f), "--seed", "1"]) == 0
+
+
+def test_16_6_moves_of_a_unit_that_does_not_exist_exits_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["moves", "demo-steblev", "s-guards-5"]) == 1
+    assert "there is no unit 's-guards-5' in demo-steblev" in capsys.readouterr().err
+    assert main(["moves", "demo-steblev", "g-88-245"]) == 0  # exists, not its turn: says why
+    assert "cannot move now: it is soviet's Movement Phase" in capsys.readouterr().out

@@ -259,6 +259,11 @@ def test_7_cli_paths_give_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_7_a_long_game_id_or_menu_answer_is_a_sentence(tmp_path: Path) -> None:
     db = tmp_path / "kessel.db"
     term = Terminal([])
+    assert term.run(db, "g" * 300) == 1  # no database yet: none is created (#16)
+    assert f"there is no {db} here" in term.text and "g" * 100 not in term.text
+    assert not db.exists()
+    assert Terminal(["quit"]).run(db, "demo-steblev", seed=3) == 0
+    term = Terminal([])
     assert term.run(db, "g" * 300) == 1
     assert "neither a shipped scenario" in term.text and "g" * 100 not in term.text
     term = Terminal(["x" * 5000, "²", "\x00", "q"])

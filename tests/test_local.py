@@ -312,3 +312,13 @@ def test_rich_output_draws_tables_panels_and_spinners() -> None:
     assert "\x1b[" in raw  # colour
     text = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", raw)
     assert "[turn 1]" in text and "s-180" in text and "retreat" in text
+
+
+def test_16_6_a_map_file_is_named_with_the_printed_phase_number(tmp_path: Path) -> None:
+    """Issue #16: in the Soviet Movement Phase (phase 3) the picture is `...-t1-p3.png`."""
+    import os
+
+    os.chdir(tmp_path)
+    term = Terminal(["map", "quit"])
+    assert term.run(tmp_path / "k.db", "demo-steblev", seed=3) == 0
+    assert [p.name.split("-")[-1] for p in tmp_path.glob("kessel-*.png")] == ["p3.png"]
