@@ -819,3 +819,27 @@ def test_8_1_6_4_legal_actions_list_air_missions_and_artillery_targets() -> None
     rec = play(rec.setup, "german: done", "german: done")
     assert legal_actions(rec.state, "german")["fire"] == {"0404": ["g-art"]}
     assert legal_actions(rec.state, "soviet")["fire"] == {}
+
+
+def test_8_2_4_issue_16_the_odds_preview_counts_revealed_defensive_air() -> None:
+    """Issue #16: with the German defensive air over the hex revealed (Air Phase over),
+    the Soviet preview counted 4:4; the combat resolved at 4:11 (E27's 7 air SPs)."""
+    from engine.wb95 import odds
+
+    setup = air_game(FRONT, {"german": 13})
+    lines = [
+        "german: air 6 support-defence 0405",
+        "german: air 7 support-defence 0405",
+        "soviet: done",
+        "german: done",
+        "soviet: done",  # Soviet Movement Phase
+    ]
+    rec = play(setup, *lines)
+    p = odds.preview(rec.state, "soviet", parse_order("attack s-a -> 0405"))  # type: ignore[arg-type]
+    assert isinstance(p, dict)
+    assert (p["attack_sp"], p["defence_sp"]) == (4, 4 + 7)
+    assert [(x["kind"], x["sp"]) for x in p["defender_support"]] == [("air", 7)]
+    rec = play(setup, *lines, "soviet: attack s-a -> 0405", dice=(3, 4))
+    c = last(rec, "combat_resolved")
+    assert (c["attack_sp"], c["defence_sp"]) == (p["attack_sp"], p["defence_sp"])
+    assert c["column"] == p["column"]

@@ -144,8 +144,13 @@ def _reckon(state: GameState, side: str, decl: dict[str, Any]) -> dict[str, Any]
     helpers = [state.units[b.unit] for b in backing if b.unit]
     # -- the defence as seen (16.1) --
     lo_by_hex, hi_by_hex, seen_lines, unseen_lines = _defence(state, enemy, seen_by_hex)
-    def_lo = sum(lo_by_hex.values())
-    def_hi = sum(hi_by_hex.values())
+    # support the defence gets without a choice, known to both sides: revealed defensive
+    # air missions over the hex (8.2.4); the artillery it may still name stays unknown
+    auto = combat.declare_support(state, eng, "defender", {})
+    their_backing = combat.support_contributions(state, eng, "defender", auto)
+    their_sp = sum(b.sp for b in their_backing)
+    def_lo = sum(lo_by_hex.values()) + their_sp
+    def_hi = sum(hi_by_hex.values()) + their_sp
     counted = max(targets, key=lambda h: (hi_by_hex[h], -targets.index(h)))  # 5.5.3
     att_support = sum(b.sp for b in backing)
     attack_total, notes, fp = combat.attack_strength(
@@ -163,6 +168,11 @@ def _reckon(state: GameState, side: str, decl: dict[str, Any]) -> dict[str, Any]
         )
         shifts.extend(
             Shift(b.cms, f"{b.kind} {b.source}", "attacker", b.rule) for b in backing if b.cms
+        )
+        shifts.extend(
+            Shift(b.cms, f"{b.kind} {b.source}", "defender", b.rule)
+            for b in their_backing
+            if b.cms
         )
         sit = combat.situation(state, attackers, seen_units, targets)
         extra = special.special_cms(state, sit, decl["attacker_abilities"], {})
@@ -196,8 +206,9 @@ def _reckon(state: GameState, side: str, decl: dict[str, Any]) -> dict[str, Any]
             "special units 15.0) not counted here"
         )
     unknown.append(
-        f"{enemy} may still add support it has in range: artillery (6.3.3) or air (8.2), "
-        "and use its special abilities (15.1.6) or HQ-loss CMs (9.1.6): not counted"
+        f"{enemy} may still add the artillery it has in range (6.3.3) and use its special "
+        "abilities (15.1.6) or HQ-loss CMs (9.1.6): not counted"
+        + (" (its revealed air support is counted)" if their_backing else "")
     )
     odds = summary(state, worst, modifier)
     ratio = f"{attack_total}:{def_hi}"
@@ -216,6 +227,7 @@ def _reckon(state: GameState, side: str, decl: dict[str, Any]) -> dict[str, Any]
             for u in attackers
         ],
         "support": [b.line(state) for b in backing],
+        "defender_support": [b.line(state) for b in their_backing],  # revealed air (8.2.4)
         "attack_sp": attack_total,
         "defenders": seen_lines,
         "unseen": unseen_lines,
