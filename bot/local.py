@@ -798,6 +798,8 @@ def _unit_row(u: UnitView) -> list[str]:
             u.side,
         ]
     sp = f"{u.art[0]}/{u.art[1]}" if u.art is not None else ("" if u.sp is None else str(u.sp))
+    if u.sp_now is not None:  # K15: what it counts in combat now
+        sp = f"{u.sp_now} (of {u.sp}, reduced)"
     notes = []
     if u.stars:
         notes.append("★" + ",".join(u.stars))

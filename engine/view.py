@@ -54,7 +54,9 @@ class UnitView:
     type: str | None = None
     size: str | None = None
     nation: str | None = None
-    sp: int | None = None
+    sp: int | None = None  # as printed on the counter
+    # its strength now when CELs were lost (K15: in proportion, rounded up); None if full
+    sp_now: int | None = None
     art: tuple[int, int] | None = None
     mp: str | None = None
     cel: int | None = None
@@ -114,6 +116,14 @@ class View:
         return d
 
 
+def _reduced_sp(sp: int, cel: int, max_cel: int) -> int | None:
+    """K15 (5.2.1 b): a unit's SPs in proportion to its CELs left, rounded up; None when
+    it has all its CELs."""
+    if cel >= max_cel or max_cel <= 1:
+        return None
+    return -(-sp * cel // max_cel)
+
+
 def _full(state: GameState, u: UnitState, pos: int) -> UnitView:
     spec = state.setup.units[u.id]
     return UnitView(
@@ -127,6 +137,7 @@ def _full(state: GameState, u: UnitState, pos: int) -> UnitView:
         size=spec.size,
         nation=spec.nation,
         sp=spec.sp,
+        sp_now=_reduced_sp(spec.sp, u.cel, u.max_cel) if spec.art is None else None,
         art=spec.art,
         mp=str(spec.mp),
         cel=u.cel,

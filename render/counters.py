@@ -27,11 +27,12 @@ def colours(side: str, nation: str | None) -> tuple[style.RGB, style.RGB]:
 
 
 def factors(u: UnitView) -> str:
-    """`6-8`; artillery `4(2)-6`: attack (defence) - MP; MP as printed ("-" for none)."""
+    """`6-8`; artillery `4(2)-6`: attack (defence) - MP; MP as printed ("-" for none). A
+    unit that lost CELs shows its strength now (K15), marked by the red corner."""
     mp = u.mp if u.mp not in (None, "0") else "-"
     if u.art is not None:
         return f"{u.art[0]}({u.art[1]})-{mp}"
-    return f"{u.sp}-{mp}"
+    return f"{u.sp if u.sp_now is None else u.sp_now}-{mp}"
 
 
 def sprite(u: UnitView, s: int) -> Image.Image:
@@ -43,6 +44,7 @@ def sprite(u: UnitView, s: int) -> Image.Image:
         u.type,
         u.size,
         u.sp,
+        u.sp_now,
         u.art,
         u.mp,
         u.cel,

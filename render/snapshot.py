@@ -419,6 +419,8 @@ def _with_title(img: Image.Image, v: View, name: str, z: float) -> Image.Image:
     ]
     items += [("line", c, t) for t, c in _LEGEND_LINES]
     items += [("tag", style.MARKER[k][0], t) for k, t in _LEGEND_MARKERS]
+    # the red corner of a counter that lost CELs: its factors show its strength now (K15)
+    items.append(("corner", style.REDUCED, "reduced: strength now"))
     probe = ImageDraw.Draw(img)
     sw = round(fs * 1.2)
     rows: list[list[tuple[str, style.RGB, str, int]]] = [[]]
@@ -449,6 +451,10 @@ def _with_title(img: Image.Image, v: View, name: str, z: float) -> Image.Image:
                 d.rectangle((lx, cy - sw / 2.5, lx + sw, cy + sw / 2.5), fill=c, outline=(0, 0, 0))
             elif kind == "line":
                 d.line((lx, cy, lx + sw, cy), fill=c, width=max(2, round(fs / 4)))
+            elif kind == "corner":
+                top, bottom = cy - sw / 2.5, cy + sw / 2.5
+                d.rectangle((lx, top, lx + sw, bottom), fill=(255, 255, 255), outline=(0, 0, 0))
+                d.polygon([(lx, top), (lx + sw / 2, top), (lx, top + sw / 2)], fill=c)
             else:
                 d.rectangle((lx, cy - sw / 3, lx + sw, cy + sw / 3), fill=c, outline=(0, 0, 0))
             d.text((lx + sw + 4, cy), text, fill=(0, 0, 0), font=small, anchor="lm")

@@ -104,3 +104,26 @@ def test_16_1_1_the_log_does_not_name_a_hidden_counter_to_its_enemy() -> None:
     for viewer in ("soviet", MODERATOR):
         (e,) = visible_events(moved, viewer, rec.state)
         assert e.data["unit"] == "s-b"
+
+
+def test_5_2_1_k15_issue_16_a_reduced_unit_shows_its_strength_now() -> None:
+    """Issue #16: `s-66-inf 4 4 1/2` looked full while combat counted 2 SP. The view gives
+    the strength now (K15), and `units`, `/unit`, `/hex` and the map counter show it."""
+    from bot.discord.cogs.looking import unit_line
+    from bot.local import _unit_row
+    from render.counters import factors
+
+    setup = scenario(
+        [
+            {"id": "s-a", "hex": "0203", "sp": 4, "cel": 1, "max_cel": 2},
+            {"id": "s-b", "hex": "0204", "sp": 5, "cel": 3, "max_cel": 3},
+            {"id": "g-x", "hex": "0808"},
+        ]
+    )
+    v = view(play(setup).state, "soviet")
+    a = next(u for u in v.units if u.id == "s-a")
+    b = next(u for u in v.units if u.id == "s-b")
+    assert (a.sp, a.sp_now) == (4, 2) and (b.sp, b.sp_now) == (5, None)
+    assert "2 (of 4, reduced)" in _unit_row(a) and "5" in _unit_row(b)
+    assert "SP 2 (reduced from 4 by lost CELs)" in unit_line(a)
+    assert factors(a).startswith("2-") and factors(b).startswith("5-")

@@ -170,9 +170,7 @@ def _reckon(state: GameState, side: str, decl: dict[str, Any]) -> dict[str, Any]
             Shift(b.cms, f"{b.kind} {b.source}", "attacker", b.rule) for b in backing if b.cms
         )
         shifts.extend(
-            Shift(b.cms, f"{b.kind} {b.source}", "defender", b.rule)
-            for b in their_backing
-            if b.cms
+            Shift(b.cms, f"{b.kind} {b.source}", "defender", b.rule) for b in their_backing if b.cms
         )
         sit = combat.situation(state, attackers, seen_units, targets)
         extra = special.special_cms(state, sit, decl["attacker_abilities"], {})

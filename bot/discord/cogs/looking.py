@@ -24,7 +24,8 @@ def unit_line(u: UnitView) -> str:
         return f"{u.side} counter" + (f" ({u.type})" if u.type else "")
     bits = [f"{u.id}", f"{u.name}" if u.name else "", f"{u.type or ''} {u.size or ''}".strip()]
     if u.sp is not None:
-        bits.append(f"SP {u.sp}")
+        now = f" (reduced from {u.sp} by lost CELs)" if u.sp_now is not None else ""
+        bits.append(f"SP {u.sp if u.sp_now is None else u.sp_now}{now}")
     if u.cel is not None:
         bits.append(f"CEL {u.cel}/{u.max_cel}")
     if u.mp:
