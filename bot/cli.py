@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 if TYPE_CHECKING:
     from engine.state import GameState
@@ -110,36 +110,39 @@ def _clip(text: str, n: int = 2000) -> str:
 
 def _seed(text: str) -> int:
     """--seed: the one seed check of every entry point (engine/numbers.py)."""
-    from engine.numbers import NumberError, seed
-
-    try:
-        return seed(text, "--seed")
-    except NumberError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+    return _typed(lambda t: int(_numbers().seed(t, "--seed")))(text)
 
 
 def _whole(lo: int, hi: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        from engine.numbers import NumberError, whole
-
-        try:
-            return whole(text, "the value", lo, hi)
-        except NumberError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
-
-    return parse
+    return _typed(lambda text: _numbers().whole(text, "the value", lo, hi))
 
 
 def _decimal(lo: float, hi: float) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        from engine.numbers import NumberError, decimal
+    return _typed(lambda text: _numbers().decimal(text, "the value", lo, hi))
+
+
+def _numbers() -> Any:
+    """engine/numbers.py, loaded when an argument is parsed (not for `--help`)."""
+    from engine import numbers
+
+    return numbers
+
+
+T = TypeVar("T")
+
+
+def _typed(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """An argparse `type`: engine/numbers.py's parsing, its refusal as argparse's error."""
+
+    def typed(text: str) -> T:
+        from engine.numbers import NumberError
 
         try:
-            return decimal(text, "the value", lo, hi)
+            return parse(text)
         except NumberError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
 
-    return parse
+    return typed
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -331,20 +331,28 @@ def hidden_from(state: GameState, viewer: str) -> tuple[list[str], list[str]]:
     return hidden + off, typed
 
 
+def perturbed(state: GameState, viewer: str) -> tuple[GameState, list[str]]:
+    """A copy of `state` in which what `viewer` cannot see of the enemy is changed (OoS
+    levels and disorganization of units it does not see in full; the CELs of units it does
+    not see at all, unless the scenario scores CELs), and the units changed."""
+    cel_vp = bool(state.setup.victory_rules and state.setup.victory_rules.get("cel_vp"))
+    hidden, typed = hidden_from(state, viewer)
+    other = state.clone()
+    for uid in hidden + typed:
+        u = other.units[uid]
+        changed = replace(u, oos=(u.oos + 1) % 3, disorganized=not u.disorganized)
+        if uid in hidden and not cel_vp and u.max_cel > 1:
+            changed = replace(changed, cel=1 + u.cel % u.max_cel)
+        other.units[uid] = changed
+    return other, hidden + typed
+
+
 def check_fog(state: GameState) -> None:
     """Each side's view is the same when what it cannot see is changed (16.1)."""
-    cel_vp = bool(state.setup.victory_rules and state.setup.victory_rules.get("cel_vp"))
     for viewer in state.setup.sides:
-        hidden, typed = hidden_from(state, viewer)
-        if not hidden and not typed:
+        other, changed = perturbed(state, viewer)
+        if not changed:
             continue
-        other = state.clone()
-        for uid in hidden + typed:
-            u = other.units[uid]
-            changed = replace(u, oos=(u.oos + 1) % 3, disorganized=not u.disorganized)
-            if uid in hidden and not cel_vp and u.max_cel > 1:
-                changed = replace(changed, cel=1 + u.cel % u.max_cel)
-            other.units[uid] = changed
         if view(state, viewer).to_json() != view(other, viewer).to_json():
             raise InvariantBroken(f"fog of war: {viewer}'s view depends on hidden enemy values")
 
