@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot import incident
+from bot import describe, incident
 from bot.safefile import WriteRefused, is_file, write_file
 from bot.service import Caller, Referee, Refusal, Reply
 from bot.service.game import LiveGame
@@ -36,9 +36,10 @@ from bot.store import StoreError
 from bot.terminal import Out, PlainOut, RichOut, interactive, plain
 from engine.notation import USAGE, NotationError, parse_order
 from engine.numbers import NumberError, is_whole, shown, whole
-from engine.view import UnitView
+from engine.view import SPECTATOR, UnitView
 from engine.wb95 import flow
 from scenarios import list_scenarios
+from scenarios.yamlio import path_exists
 
 DEFAULT_DB = "kessel.db"
 GUILD, CHANNEL = "local", "terminal"
@@ -63,16 +64,6 @@ Other commands:
   mod COMMAND                moderator tools of the service (hot seat), e.g. mod rollback 120
   orders                     the order forms
   help, quit                 (the game is saved at every input: `kessel play` continues it)"""
-
-# How a decision kind is answered (the order forms shown next to its options).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "losses": ("losses",),
-    "retreat": ("retreat",),
-    "pursuit": ("pursue", "pass"),
-    "defence": ("defend", "pass"),
-    "repair": ("repair",),
-    "place-if": ("place-if", "done"),
-}
 
 COMMANDS = frozenset(
     {
@@ -244,7 +235,8 @@ class LocalPlay:
     async def open_game(self, ref: str, vs: str | None, seed: int | None) -> str:
         """A new game of a shipped scenario, a scenario file or a game export; or an
         existing game of this db by its id."""
-        path = Path(ref) if is_file(ref) else None
+        # anything at that path is meant as a file (read_text then says what is wrong)
+        path = Path(ref) if path_exists(ref) else None
         known = {s.id for s in list_scenarios()}
         if ref not in known and path is None:
             try:
@@ -446,11 +438,12 @@ class LocalPlay:
     # --- looks ------------------------------------------------------------------------
     async def cmd_status(self, args: Sequence[str]) -> None:
         replies = await self.ref.status(self.me, self._gid)
+        g = await self.ref.game(self._gid)
         for r in replies:
             lines = plain(r.text).splitlines()
             self.out.panel(lines[0] if lines else "status", lines[1:])
             for p in r.data.get("pending", []):
-                self._decision(p.get("side", ""), p.get("kind", ""), p.get("rule", ""), p)
+                self._decision(p.get("side", ""), p.get("kind", ""), p.get("rule", ""), p, g)
 
     async def cmd_legal(self) -> None:
         side = await self.acting_side()
@@ -460,8 +453,9 @@ class LocalPlay:
             self.out.line("nothing: it is not your turn to act", "warn")
             return
         self.out.line(f"What {side} may do now:", "head")
+        g = await self.ref.game(self._gid)
         for d in la.get("decisions") or []:
-            self._decision(d["side"], d["kind"], d.get("rule", ""), d)
+            self._decision(d["side"], d["kind"], d.get("rule", ""), d, g)
         rows: list[list[str]] = []
 
         def add(what: str, text: str) -> None:
@@ -508,18 +502,27 @@ class LocalPlay:
         add("done", "yes" if la.get("done") else "not yet (duties or decisions left)")
         self.out.table("", ["order", "what"], rows)
 
-    def _decision(self, side: str, kind: str, rule: str, d: dict[str, Any]) -> None:
-        lines = []
-        options = d.get("options")
-        if options is None:
-            lines.append("(its options are for that side's eyes)")
-        else:
-            lines += _options_lines(options)
-        for verb in ANSWERS.get(kind, (kind,)):
-            if verb in USAGE:
-                lines.append(f"answer: {USAGE[verb]}")
-        title = f"{side} must decide: {kind}" + (f" ({rule})" if rule else "")
-        self.out.panel(title, lines, "warn")
+    def _decision(
+        self, side: str, kind: str, rule: str, d: dict[str, Any], g: LiveGame | None = None
+    ) -> None:
+        """A pending decision as a prompt (bot.describe): what it is about (as this
+        person sees it), the answers numbered, the order form."""
+        mine = g.sides_of(self.me.id) if g is not None else []
+        viewer = side if side in mine else (mine[0] if len(mine) == 1 else SPECTATOR)
+        text = describe.decision(
+            kind,
+            rule,
+            d.get("options"),
+            d.get("info"),
+            side=side,
+            state=None if g is None else g.state,
+            viewer=viewer,
+        )
+        self._prompt(text)
+
+    def _prompt(self, text: str) -> None:
+        lines = plain(text).splitlines() or [""]
+        self.out.panel(lines[0], lines[1:], "warn")
 
     async def cmd_units(self, args: Sequence[str]) -> None:
         g = await self.ref.game(self._gid)
@@ -661,9 +664,8 @@ class LocalPlay:
             elif r.to == "side":
                 if r.side not in mine:
                     continue
-                if r.kind == "decision":
-                    d = r.data.get("decision") or {}
-                    self._decision(r.side or "", d.get("kind", ""), d.get("rule", ""), d)
+                if r.kind == "decision":  # the service's prompt (bot.describe.decision)
+                    self._prompt(text)
                 elif r.kind in ("turn",):
                     continue  # the channel's "awaiting ..." line says it
                 else:
@@ -710,7 +712,7 @@ ARITY: dict[str, tuple[int, int, str]] = {
 
 def _starts_a_game(ref: str) -> bool:
     """A shipped scenario id or a file (scenario or export): what starts a new game."""
-    return ref in {x.id for x in list_scenarios()} or is_file(ref)
+    return ref in {x.id for x in list_scenarios()} or path_exists(ref)
 
 
 def _user_name() -> str:
@@ -765,20 +767,6 @@ def _compact(value: Any) -> str:
     if isinstance(value, list | tuple):
         return " ".join(_compact(v) for v in value)
     return str(value)
-
-
-def _options_lines(options: Any) -> list[str]:
-    if isinstance(options, dict):
-        out = []
-        for k, v in options.items():
-            if isinstance(v, dict) and v and all(isinstance(x, list) for x in v.values()):
-                for kk, vv in v.items():
-                    alts = [" ".join(map(str, p)) if isinstance(p, list) else str(p) for p in vv]
-                    out.append(f"{k} {kk}: " + (" | ".join(alts) or "none"))
-            else:
-                out.append(f"{k}: {_clip(_compact(v), 120)}")
-        return out
-    return [_clip(_compact(options), 200)]
 
 
 def _unit_key(u: UnitView) -> tuple[str, str, int]:

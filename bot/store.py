@@ -748,6 +748,12 @@ class Store:
         finally:
             dest.close()
 
+    async def move_game(self, game_id: str, guild: str, channel: str) -> None:
+        """A game's new server channel (its old one was deleted)."""
+        await self._write(
+            [("UPDATE games SET guild = ?, channel = ? WHERE id = ?", (guild, channel, game_id))]
+        )
+
 
 def _game(r: Any) -> GameRow:
     return GameRow(

@@ -109,7 +109,7 @@ def test_the_text_output_goes_through_the_view(
     assert main(["run", str(scen), "--orders", str(path), "--view", "soviet"]) == 0
     out, _ = capsys.readouterr()
     assert "german submitted a sealed input" in out
-    assert "g-mid" not in out and "0808 on" not in out
+    assert "g-mid" not in out and "0808 on" not in out and "mask on at" not in out
     assert main(["run", str(scen), "--orders", str(path)]) == 0
     out, _ = capsys.readouterr()
-    assert "german seals: mask hex=0808 on=True" in out and "g-mid" in out
+    assert "german seals: mask on at 0808 (16.1.2)" in out and "g-mid" in out

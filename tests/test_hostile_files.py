@@ -115,11 +115,13 @@ def _play(path: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="kessel-play-") as tmp:
         db = Path(tmp) / "k.db"
         rc = play(str(path), nothing, said.append, db=db, hotseat=True)
-        con = sqlite3.connect(db)
-        try:
-            games = con.execute("SELECT count(*) FROM games").fetchone()[0]
-        finally:
-            con.close()
+        games = 0
+        if db.exists():
+            con = sqlite3.connect(db)
+            try:
+                games = con.execute("SELECT count(*) FROM games").fetchone()[0]
+            finally:
+                con.close()
     return {"outcome": "play", "rc": rc, "said": said, "games": games}
 
 

@@ -55,6 +55,7 @@ class KesselBot(discord.Client):
         self.tree = RefereeTree(self)
         self.notifier = Notifier(self)
         self.legal_cache: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+        self.open_forms: set[str] = set()  # custom_ids of the /orders forms this process opened
         self._tick_enabled = tick
         self._ticker: asyncio.Task[None] | None = None
         from bot.discord.cogs import register
@@ -65,6 +66,14 @@ class KesselBot(discord.Client):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self._tick_enabled:
             self._ticker = asyncio.create_task(self._tick_forever())
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A form submitted after a restart is unknown to discord.py's modal store: the
+        /orders form is carried out here (its custom_id names the game)."""
+        if interaction.type == discord.InteractionType.modal_submit:
+            from bot.discord.cogs.orders import submitted_after_restart
+
+            await submitted_after_restart(interaction)
 
     async def tick(self, now: float | None = None) -> None:
         """One round of reminders and deadline expiries."""

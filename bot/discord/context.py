@@ -16,6 +16,41 @@ if TYPE_CHECKING:
 
 MOD_ROLE_KEY = "mod_role"  # server setting: the id of the moderator role
 
+# What the options shared by several commands mean (shown by Discord under each option);
+# a command's own `app_commands.describe` wins over these.
+OPTION_HELP: dict[str, str] = {
+    "game": "the game's id (default: the game of this channel, or your only game)",
+    "side": "a side of the scenario, e.g. soviet or german",
+    "name": "a name for the game (optional)",
+    "units": "unit ids separated by spaces, e.g. s-31-inf s-32-inf",
+    "unit": "a unit id, e.g. s-31-inf",
+    "where": "the entry hex first, then the path, e.g. 6422 6322 6222",
+    "hex": "a hex as 4 digits, column then row (CCRR), e.g. 5721",
+    "target": "the target hex(es), e.g. 5721",
+    "state": "on: mask the stack; off: unmask it",
+    "extra": "support, HQ and other attack words, e.g. support s-art-1",
+    "lines": "how many log lines (1-200)",
+    "since_my_turn": "only what happened since your side last acted",
+    "mine": "only the games you play or watch",
+    "finished": "also the games that have ended",
+    "role": "the moderator role (leave empty to clear it)",
+    "topic": "a command or subject, e.g. move, orders, decisions",
+}
+
+
+def described(**specific: str) -> Callable[[Any], Any]:
+    """`app_commands.describe` for the options of the decorated function found in
+    OPTION_HELP (put it right above the `async def`); `specific` adds or overrides."""
+
+    def decorate(func: Any) -> Any:
+        import inspect
+
+        names = set(inspect.signature(func).parameters)
+        found = {k: v for k, v in (OPTION_HELP | specific).items() if k in names}
+        return app_commands.describe(**found)(func) if found else func
+
+    return decorate
+
 
 def bot_of(interaction: discord.Interaction[Any]) -> KesselBot:
     return interaction.client  # type: ignore[no-any-return]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.views import decision_view
+from bot.discord.views import MAX_LOSS_LINES, PAGE, answer_lines, decision_view
 from bot.service import Refusal, Reply
 from bot.service.game import AI_PREFIX
 from bot.service.roles import moderator_readers
@@ -27,6 +27,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kessel.discord.notify")
 LIMIT = 1900  # below Discord's 2,000 characters per message
+
+
+def listing(names: list[str], limit: int = 20) -> str:
+    """Names joined with commas; past `limit`, the rest counted ("and 50 more")."""
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:
@@ -56,6 +62,23 @@ def _people(ids: list[str]) -> list[str]:
 
 
 DM_RETRY_SECONDS = 24 * 3600
+EMBED_TEXT = 4000  # a text longer than this goes as plain messages (embed limit 4,096)
+SIDE_COLOURS = {"soviet": 0xC0392B, "german": 0x5D6D7E}
+KIND_TITLES = {"turn": "Turn", "decision": "Your decision", "result": "Result"}
+
+
+def embeds_for(r: Reply, where: str, side: str | None, due: float | None) -> discord.Embed | None:
+    """A turn notice, a combat result or a decision as an embed (title, colour of the side
+    concerned, the deadline as a relative timestamp), or None: other replies, and texts
+    too long for one embed, go as plain messages."""
+    if r.kind not in KIND_TITLES or len(r.text) > EMBED_TEXT or not r.game:
+        return None
+    colour = SIDE_COLOURS.get(side or "", 0x5865F2)
+    title = f"Game {r.game} · {KIND_TITLES[r.kind]}" + (f" · {where}" if where else "")
+    e = discord.Embed(title=title[:256], description=r.text, colour=colour)
+    if due is not None and r.kind in ("turn", "decision"):
+        e.add_field(name="Deadline", value=f"<t:{int(due)}:R>")
+    return e
 
 
 class Notifier:
@@ -67,6 +90,7 @@ class Notifier:
         self.dm_closed: dict[str, float] = {}
         self._closed_loaded = False
         self.threads: dict[tuple[str, str], int] = {}  # (game, user) -> private thread id
+        self.lost: set[str] = set()  # games whose lost channel the moderators were told of
 
     async def _dms_closed(self, user: str) -> bool:
         if not self._closed_loaded:
@@ -120,6 +144,18 @@ class Notifier:
             if game not in pinged and users:
                 await self._to_channel(Reply("channel", "Your move:", game), users)
 
+    async def _embed(self, r: Reply) -> discord.Embed | None:
+        if r.kind not in KIND_TITLES or not r.game or (r.to, r.kind) == ("caller", "result"):
+            return None  # the caller's own receipts stay plain
+        try:
+            g = await self.bot.ref.game(r.game)
+        except Refusal:
+            return None
+        side = r.side or next(iter(g.awaited()), None)
+        found = await self.bot.ref.store.deadline(g.id)
+        due = found[1] if found and g.status == "active" else None
+        return embeds_for(r, g.where(), side, due)
+
     async def _files(self, r: Reply) -> list[discord.File]:
         if not r.map_viewer or not r.game:
             return []
@@ -134,11 +170,12 @@ class Notifier:
     async def _to_caller(self, r: Reply, interaction: discord.Interaction[Any] | None) -> None:
         if interaction is None:
             return
-        parts = chunks(r.text)
+        embed = await self._embed(r)
         files = await self._files(r)
-        for i, part in enumerate(parts):
-            last = i == len(parts) - 1
-            await send(interaction, part, ephemeral=True, files=files if last else [])
+        if embed is not None:
+            await send(interaction, "", ephemeral=True, files=files, embeds=[embed])
+        else:
+            await send(interaction, r.text, ephemeral=True, files=files)
 
     async def _to_channel(self, r: Reply, ping: list[str]) -> None:
         if not r.game:
@@ -147,15 +184,40 @@ class Notifier:
         if not is_snowflake(g.row.channel):
             return
         channel = self.bot.get_partial_messageable(int(g.row.channel))
-        text = r.text + ("\n" + " ".join(f"<@{u}>" for u in ping) if ping else "")
-        parts = chunks(text)
+        pings = " ".join(f"<@{u}>" for u in ping)
+        embed = await self._embed(r)
         files = await self._files(r)
         allowed = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(int(u)) for u in ping]
         )
-        for i, part in enumerate(parts):
-            last = i == len(parts) - 1
-            await channel.send(part, files=files if last else [], allowed_mentions=allowed)
+        try:
+            if embed is not None:  # the pings in the text: mentions in an embed do not ping
+                await channel.send(
+                    pings or None, embed=embed, files=files, allowed_mentions=allowed
+                )
+                return
+            parts = chunks(r.text + ("\n" + pings if pings else ""))
+            for i, part in enumerate(parts):
+                last = i == len(parts) - 1
+                await channel.send(part, files=files if last else [], allowed_mentions=allowed)
+        except discord.NotFound:
+            await self._channel_lost(g.id)
+
+    async def _channel_lost(self, game: str) -> None:
+        """The game's channel is gone (404, Unknown Channel): its moderators are told once,
+        with the way to move the game."""
+        if game in self.lost:
+            return
+        self.lost.add(game)
+        log.warning("game channel lost", extra={"game": game})
+        text = (
+            f"⚠ Game {game}: its channel (or a private thread in it) is gone, so its notices "
+            "cannot be posted. A moderator who plays no side moves the game with "
+            f"`/mod channel game:{game}` in the new channel."
+        )
+        g = await self.bot.ref.game(game)
+        for user in _people(moderator_readers(g, organisers=True)):
+            await self.dm(user, Reply("moderators", text, game))
 
     async def dm(
         self, user: str, r: Reply, interaction: discord.Interaction[Any] | None = None
@@ -164,29 +226,35 @@ class Notifier:
         private thread in the game's channel."""
         view = decision_view(r) if r.kind == "decision" else None
         files = await self._files(r)
+        embed = await self._embed(r)
         text = r.text
         if view is None and r.kind == "decision":
             text += "\n(answer with `/orders`)"
+        elif r.kind == "decision":
+            lines = answer_lines(r.data.get("decision") or {})
+            if len(lines) > PAGE:
+                text += (
+                    f"\n{len(lines)} answers: the first {PAGE} are below; "
+                    "**More answers** shows the others."
+                )
+            if len(lines) >= MAX_LOSS_LINES:
+                text += f"\nThe buttons show {len(lines)} choices; write any other with `/orders`."
+        if embed is not None:
+            embed.description = text if len(text) <= EMBED_TEXT else r.text
         if not await self._dms_closed(user):
             try:
                 channel = await self.bot.create_dm(discord.Object(int(user)))
-                await _send_parts(channel, text, files, view)
+                await _send_parts(channel, "" if embed else text, files, view, embed)
                 return
             except discord.Forbidden:
                 await self._mark_closed(user)
                 log.info("DMs closed", extra={"user": user})
         if interaction is not None and str(interaction.user.id) == user:
-            for i, part in enumerate(chunks(text)):
-                last = i == len(chunks(text)) - 1
-                await send(
-                    interaction,
-                    part,
-                    ephemeral=True,
-                    files=files if last else [],
-                    view=view if last else None,
-                )
+            embeds = [embed] if embed is not None else None
+            body = "" if embed is not None else text
+            await send(interaction, body, ephemeral=True, files=files, view=view, embeds=embeds)
             return
-        await self._thread_message(user, r, text, files, view)
+        await self._thread_message(user, r, text, files, view, embed)
 
     async def _thread_message(
         self,
@@ -195,6 +263,8 @@ class Notifier:
         text: str,
         files: list[discord.File],
         view: discord.ui.View | None,
+        embed: discord.Embed | None = None,
+        retry: bool = True,
     ) -> None:
         if not r.game:
             return
@@ -204,19 +274,35 @@ class Notifier:
         key = f"thread:{g.id}:{user}"
         tid = self.threads.get((g.id, user)) or await self.bot.ref.store.server_setting("", key)
         if tid is None:
-            data = await self.bot.http.start_thread_without_message(
-                int(g.row.channel),
-                name=f"kessel {g.id} private",
-                auto_archive_duration=10080,
-                type=discord.ChannelType.private_thread.value,
-                invitable=False,
-            )
+            try:
+                data = await self._new_thread(g.id, int(g.row.channel))
+            except discord.NotFound:  # the game's channel itself is gone
+                await self._channel_lost(g.id)
+                return
             tid = int(data["id"])
             await self.bot.http.add_user_to_thread(tid, int(user))
             await self.bot.ref.store.set_server_setting("", key, tid)
         self.threads[(g.id, user)] = tid
         thread = self.bot.get_partial_messageable(tid)
-        await _send_parts(thread, f"<@{user}> {text}", files, view)
+        body = f"<@{user}>" if embed else f"<@{user}> {text}"
+        try:
+            await _send_parts(thread, body, files, view, embed)
+        except discord.NotFound:  # the thread was deleted: a new one, once
+            self.threads.pop((g.id, user), None)
+            await self.bot.ref.store.set_server_setting("", key, None)
+            if retry:
+                await self._thread_message(user, r, text, files, view, embed, retry=False)
+            else:
+                await self._channel_lost(g.id)
+
+    async def _new_thread(self, game: str, channel: int) -> Any:
+        return await self.bot.http.start_thread_without_message(
+            channel,
+            name=f"kessel {game} private",
+            auto_archive_duration=10080,
+            type=discord.ChannelType.private_thread.value,
+            invitable=False,
+        )
 
 
 async def _send_parts(
@@ -224,14 +310,19 @@ async def _send_parts(
     text: str,
     files: list[discord.File],
     view: discord.ui.View | None,
+    embed: discord.Embed | None = None,
 ) -> None:
-    parts = chunks(text)
+    """A text as messages cut at line ends; files, buttons and the embed (whose text is
+    not repeated in `text`) go with the last."""
+    parts = chunks(text) if text or embed is None else [""]
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
         kw: dict[str, Any] = {"files": files} if last and files else {}
         if last and view is not None:
             kw["view"] = view
-        await channel.send(part, **kw)
+        if last and embed is not None:
+            kw["embed"] = embed
+        await channel.send(part or None, **kw)
 
 
 async def send(
@@ -241,14 +332,22 @@ async def send(
     ephemeral: bool = True,
     files: list[discord.File] | None = None,
     view: discord.ui.View | None = None,
+    embeds: list[discord.Embed] | None = None,
 ) -> None:
-    """Answer an interaction: the initial response if none was given yet, else a follow-up."""
-    kw: dict[str, Any] = {"ephemeral": ephemeral}
-    if files:
-        kw["files"] = files
-    if view is not None:
-        kw["view"] = view
-    if interaction.response.is_done():
-        await interaction.followup.send(text, **kw)
-    else:
-        await interaction.response.send_message(text, **kw)
+    """Answer an interaction: the initial response if none was given yet, else a follow-up.
+    A long text goes as several messages cut at line ends; files, embeds and buttons go
+    with the last."""
+    parts = chunks(text) if text or not embeds else [""]
+    for i, part in enumerate(parts):
+        kw: dict[str, Any] = {"ephemeral": ephemeral}
+        if i == len(parts) - 1:
+            if files:
+                kw["files"] = files
+            if view is not None:
+                kw["view"] = view
+            if embeds:
+                kw["embeds"] = embeds[:10]
+        if interaction.response.is_done():
+            await interaction.followup.send(part or None, **kw)  # type: ignore[arg-type]
+        else:
+            await interaction.response.send_message(part or None, **kw)

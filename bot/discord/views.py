@@ -3,6 +3,7 @@ ids (game, log position, answer index). The state stays in the service; a click 
 message the game has moved past is refused by the service (`expect`).
 
     k:d:GAME:AT:I     answer I of the open decision, given at log position AT
+    k:dp:GAME:AT:P    show page P of that decision's answers (20 a page; none is dropped)
     k:atk:GAME:AT     confirm the attack written in the preview message
     k:no              cancel a preview
 """
@@ -20,7 +21,8 @@ from bot.service import Refusal, Reply
 if TYPE_CHECKING:
     from bot.discord.client import KesselBot
 
-MAX_BUTTONS = 20
+PAGE = 20  # answer buttons a message carries (4 rows of 5; the 5th row pages)
+MAX_LOSS_LINES = 200  # loss combinations listed; more are written with /orders
 
 
 def answer_lines(decision: dict[str, Any]) -> list[str]:
@@ -75,13 +77,14 @@ def _losses(opts: dict[str, Any]) -> list[str]:
         line = "losses " + " ".join(combo)
         if (not must or must & set(combo)) and line not in out:
             out.append(line)
-        if len(out) >= MAX_BUTTONS:
+        if len(out) >= MAX_LOSS_LINES:
             break
     return out
 
 
 def decision_view(r: Reply) -> discord.ui.View | None:
-    """Buttons for the answers of a decision reply, or None when it has none to list."""
+    """Buttons for the answers of a decision reply (the first page), or None when it has
+    none to list."""
     dec = r.data.get("decision") or {}
     at = r.data.get("expect")
     if not r.game or at is None:
@@ -89,10 +92,33 @@ def decision_view(r: Reply) -> discord.ui.View | None:
     lines = answer_lines(dec)
     if not lines:
         return None
+    return page_view(r.game, int(at), lines, 0)
+
+
+def pages(lines: list[str]) -> int:
+    return max(1, -(-len(lines) // PAGE))
+
+
+def page_view(game: str, at: int, lines: list[str], page: int) -> discord.ui.View:
+    """Page `page` of a decision's answers: up to 20 answer buttons and, when there are
+    more, a button for the next page (the last page leads back to the first)."""
     view = discord.ui.View(timeout=None)
-    for i, line in enumerate(lines[:MAX_BUTTONS]):
-        view.add_item(AnswerButton(r.game, int(at), i, line))
+    first = page * PAGE
+    for i, line in enumerate(lines[first : first + PAGE], start=first):
+        view.add_item(AnswerButton(game, at, i, line))
+    count = pages(lines)
+    if count > 1:
+        view.add_item(PageButton(game, at, (page + 1) % count, count))
     return view
+
+
+def page_text(lines: list[str], page: int) -> str:
+    """The answers of one page, numbered (a cut button label is read here in full)."""
+    first = page * PAGE
+    shown = lines[first : first + PAGE]
+    span = f"{first + 1}–{first + len(shown)}"
+    head = f"Answers {span} of {len(lines)} (page {page + 1}/{pages(lines)}):"
+    return "\n".join([head, *(f"{first + n + 1}. `{x}`" for n, x in enumerate(shown))])
 
 
 class AnswerButton(
@@ -140,6 +166,57 @@ class AnswerButton(
             caller, self.game, line, key=key_of(interaction), expect=self.at
         )
         await bot.notifier.deliver(replies, interaction)
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"k:dp:(?P<game>[a-z0-9-]+):(?P<at>[0-9]{1,18}):(?P<p>[0-9]{1,4})",
+):
+    """Another page of a decision's answers, listed again from the open decision."""
+
+    def __init__(self, game: str, at: int, page: int, count: int = 0) -> None:
+        label = f"More answers (page {page + 1}/{count})" if count else "More answers"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"k:dp:{game}:{at}:{page}",
+            )
+        )
+        self.game, self.at, self.page = game, at, page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> PageButton:
+        return cls(match["game"], int(match["at"]), int(match["p"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord.context import guarded
+
+        await guarded(interaction, self._page(interaction))
+
+    async def _page(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord.context import ack, caller_of
+        from bot.discord.notify import send
+
+        bot: KesselBot = interaction.client
+        await ack(interaction)
+        caller = await caller_of(interaction)
+        g = await bot.ref.game(self.game)
+        if g.last_event != self.at:
+            raise Refusal("the game has moved on since this decision; see `/game status`")
+        legal = await bot.ref.legal(caller, self.game)
+        decisions = legal.get("decisions") or []
+        lines = answer_lines(decisions[0]) if decisions else []
+        if not lines:
+            raise Refusal("no decision of yours is open")
+        page = self.page if self.page < pages(lines) else 0
+        view = page_view(self.game, self.at, lines, page)
+        await send(interaction, page_text(lines, page), ephemeral=True, view=view)
 
 
 class ConfirmAttack(
@@ -214,4 +291,4 @@ def confirm_view(game: str, at: int) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS = (AnswerButton, ConfirmAttack, CancelButton)
+DYNAMIC_ITEMS = (AnswerButton, PageButton, ConfirmAttack, CancelButton)

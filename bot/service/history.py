@@ -1,4 +1,4 @@
-"""The turn log in plain language, per viewer (fog of war applies).
+"""The turn log in plain language, per viewer (fog of war applies), written by `bot.describe`.
 
 Events reach a viewer only through `engine.view.visible_events`, given the current state:
 sealed inputs and private reports are redacted, and a unit the viewer does not see in
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.script import describe_event
+from bot import describe
 from engine.core import Event
 from engine.state import GameState
 from engine.view import visible_events
@@ -22,13 +22,6 @@ def events_for(events: Iterable[Event], state: GameState, viewer: str) -> list[E
 
 
 def lines_for(events: Iterable[Event], state: GameState, viewer: str) -> list[str]:
-    """One line per event `viewer` may read (events with nothing to say are left out)."""
-    out = []
-    for e in events_for(events, state, viewer):
-        try:
-            text = describe_event(e)
-        except (KeyError, TypeError, ValueError):
-            text = e.kind.replace("_", " ")
-        if text:
-            out.append(text)
-    return out
+    """One line per event `viewer` may read, in words (`bot.describe`; events with nothing
+    to say are left out, a run of alike events is one line)."""
+    return describe.lines(events_for(events, state, viewer))

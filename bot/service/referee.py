@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from bot import incident
+from bot import describe, incident
 from bot.service import roles
 from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
 from bot.service.history import lines_for
@@ -1521,8 +1521,16 @@ class Referee:
                 out.append(
                     Reply(
                         "side",
-                        f"Game {g.id}: {side} must decide — {d.kind} ({d.rule}). "
-                        f"Options: {mine[0].options if mine else ''}",
+                        f"Game {g.id}: "
+                        + describe.decision(
+                            d.kind,
+                            d.rule,
+                            mine[0].options if mine else None,
+                            d.info,
+                            side=side,
+                            state=g.state,
+                            viewer=side,
+                        ),
                         game=g.id,
                         side=side,
                         kind="decision",
@@ -1608,6 +1616,32 @@ class Referee:
         raise Refusal(
             "you play more than one side here: start the line with the side, e.g. `german: done`"
         )
+
+    async def move_channel(
+        self, caller: Caller, game_id: str, guild: str, channel: str
+    ) -> list[Reply]:
+        """Move a game to another channel of its server (its channel was deleted): a
+        referee's act (a moderator who plays no side), run from the new channel."""
+        refused = Refusal(
+            f"there is no game '{numbers.shown(game_id)}' that you referee in this server: "
+            "a moderator who plays no side moves a game, from a channel of its own server"
+        )
+        try:  # the same words whether the game exists or not
+            g = await self.game(game_id)
+        except Refusal:
+            raise refused from None
+        async with g.lock:
+            if not guild or guild != g.row.guild or not roles.may_referee(g, caller):
+                raise refused
+            if channel == g.row.channel:
+                raise Refusal(f"game {g.id} is already in this channel")
+            await self.store.move_game(g.id, guild, channel)
+            self.forget(g.id)
+        text = f"Game {g.id} ({g.row.name}) moves to this channel."
+        return [
+            Reply("caller", text, game=g.id, private=True),
+            Reply("channel", f"📣 {text} {g.where()}", game=g.id, kind="announcement"),
+        ]
 
 
 # Events worth a line in the game's public channel (as a spectator reads them); plain
@@ -1773,7 +1807,7 @@ def _boundary(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise
         except StoreError as e:
             self._games.clear()
-            raise Refusal(f"nothing was saved: {e}" if "saved" not in str(e) else str(e)) from None
+            raise Refusal(str(e)) from None  # its own words: what was (not) done
         except Exception as e:
             self._games.clear()
             iid = incident.record(e, f"service {fn.__name__}")

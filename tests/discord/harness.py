@@ -70,8 +70,20 @@ class Sent:
 
     @property
     def content(self) -> str:
+        """The message's text, followed by its embeds' text (title, description, fields,
+        footer) line by line."""
         data = self.body.get("data", self.body)
-        return str(data.get("content") or "")
+        lines = [str(data.get("content") or "")] if data.get("content") else []
+        for e in data.get("embeds") or []:
+            lines += [str(e[k]) for k in ("title", "description") if e.get(k)]
+            lines += [f"{f['name']}: {f['value']}" for f in e.get("fields") or []]
+            if (e.get("footer") or {}).get("text"):
+                lines.append(str(e["footer"]["text"]))
+        return "\n".join(lines)
+
+    def embeds(self) -> list[dict[str, Any]]:
+        data = self.body.get("data", self.body)
+        return list(data.get("embeds") or [])
 
     @property
     def ephemeral(self) -> bool:
@@ -86,6 +98,101 @@ class Sent:
     def buttons(self) -> list[dict[str, Any]]:
         data = self.body.get("data", self.body)
         return [c for row in data.get("components") or [] for c in row.get("components", [])]
+
+
+class DiscordLimitError(AssertionError):
+    """The bot sent something Discord would refuse (400 Bad Request)."""
+
+
+def _check_components(rows: list[dict[str, Any]], where: str) -> None:
+    if len(rows) > 5:
+        raise DiscordLimitError(f"{where}: {len(rows)} action rows (at most 5)")
+    for row in rows:
+        inner = row.get("components") or ([row["component"]] if "component" in row else [])
+        if row.get("type") == 1 and len(inner) > 5:
+            raise DiscordLimitError(f"{where}: {len(inner)} components in a row (at most 5)")
+        for c in inner:
+            cid = c.get("custom_id")
+            if cid is not None and not 1 <= len(str(cid)) <= 100:
+                raise DiscordLimitError(f"{where}: custom_id of {len(str(cid))} characters")
+            if c.get("type") == 2 and len(str(c.get("label") or "")) > 80:
+                raise DiscordLimitError(f"{where}: button label over 80 characters")
+            if c.get("type") == 3:
+                opts = c.get("options") or []
+                if not 1 <= len(opts) <= 25:
+                    raise DiscordLimitError(f"{where}: select with {len(opts)} options")
+                for o in opts:
+                    if len(str(o.get("label"))) > 100 or len(str(o.get("value"))) > 100:
+                        raise DiscordLimitError(f"{where}: select option over 100 characters")
+            if c.get("type") == 4:
+                if len(str(c.get("label") or "")) > 45:
+                    raise DiscordLimitError(f"{where}: text input label over 45 characters")
+                if int(c.get("max_length") or 0) > 4000:
+                    raise DiscordLimitError(f"{where}: text input max_length over 4,000")
+
+
+def _check_embeds(embeds: list[dict[str, Any]], where: str) -> None:
+    if len(embeds) > 10:
+        raise DiscordLimitError(f"{where}: {len(embeds)} embeds (at most 10)")
+    total = 0
+    for e in embeds:
+        sizes = {
+            "title": (len(str(e.get("title") or "")), 256),
+            "description": (len(str(e.get("description") or "")), 4096),
+            "footer": (len(str((e.get("footer") or {}).get("text") or "")), 2048),
+            "author": (len(str((e.get("author") or {}).get("name") or "")), 256),
+        }
+        fields = e.get("fields") or []
+        if len(fields) > 25:
+            raise DiscordLimitError(f"{where}: {len(fields)} embed fields (at most 25)")
+        for i, f in enumerate(fields):
+            sizes[f"field {i} name"] = (len(str(f.get("name") or "")), 256)
+            sizes[f"field {i} value"] = (len(str(f.get("value") or "")), 1024)
+            if not f.get("name") or not f.get("value"):
+                raise DiscordLimitError(f"{where}: an embed field with an empty name or value")
+        for what, (n, most) in sizes.items():
+            if n > most:
+                raise DiscordLimitError(f"{where}: embed {what} of {n} characters (at most {most})")
+            total += n
+    if total > 6000:
+        raise DiscordLimitError(f"{where}: embeds of {total} characters in all (at most 6,000)")
+
+
+def check_limits(body: dict[str, Any], where: str) -> None:
+    """Raise when a message, modal or autocomplete answer breaks one of Discord's limits."""
+    kind = body.get("type")
+    data = body.get("data", body) if kind is not None else body
+    if not isinstance(data, dict):
+        return
+    if kind == 8:  # autocomplete
+        choices = data.get("choices") or []
+        if len(choices) > 25:
+            raise DiscordLimitError(f"{where}: {len(choices)} autocomplete choices (at most 25)")
+        for c in choices:
+            if not 1 <= len(str(c["name"])) <= 100 or len(str(c["value"])) > 100:
+                raise DiscordLimitError(f"{where}: autocomplete choice {c!r} over 100")
+        return
+    if kind == 9:  # modal
+        if len(str(data.get("title") or "")) > 45:
+            raise DiscordLimitError(f"{where}: modal title over 45 characters")
+        if len(str(data.get("custom_id") or "")) > 100:
+            raise DiscordLimitError(f"{where}: modal custom_id over 100 characters")
+        _check_components(data.get("components") or [], where)
+        return
+    content = str(data.get("content") or "")
+    if len(content) > 2000:
+        raise DiscordLimitError(f"{where}: message of {len(content)} characters (at most 2,000)")
+    _check_embeds(data.get("embeds") or [], where)
+    _check_components(data.get("components") or [], where)
+
+
+def _checked(violations: list[str], body: dict[str, Any], where: str) -> None:
+    """`check_limits`, remembered: the bot may catch the error, the test still fails."""
+    try:
+        check_limits(body, where)
+    except DiscordLimitError as e:
+        violations.append(str(e))
+        raise
 
 
 def _message(channel: str, body: dict[str, Any], files: list[str]) -> dict[str, Any]:
@@ -106,7 +213,7 @@ def _message(channel: str, body: dict[str, Any], files: list[str]) -> dict[str, 
             }
             for f in files
         ],
-        "embeds": [],
+        "embeds": data.get("embeds") or [],
         "mentions": [],
         "mention_roles": [],
         "mention_everyone": False,
@@ -144,9 +251,10 @@ def _file_bytes(files: Any) -> list[bytes]:
 class Recorder(webhook_async.AsyncWebhookAdapter):
     """Interaction HTTP (responses, follow-ups, edits) recorded instead of sent."""
 
-    def __init__(self, log: list[Sent]) -> None:
+    def __init__(self, log: list[Sent], violations: list[str]) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.log = log
+        self.violations = violations
 
     async def request(
         self,
@@ -163,6 +271,7 @@ class Recorder(webhook_async.AsyncWebhookAdapter):
         names = _filenames(files)
         data = _file_bytes(files)
         target = str(route.webhook_token).removeprefix("token-")  # the interaction id
+        _checked(self.violations, body, f"{route.method} {path}")
         if path.endswith("/callback"):
             msg = _message(str(CHANNEL), body, names) if body.get("type") == 4 else None
             self.log.append(Sent("response", target, body, names, msg, data=data))
@@ -183,13 +292,16 @@ class Recorder(webhook_async.AsyncWebhookAdapter):
 
 class FakeHTTP:
     """REST calls (DMs, channel messages, private threads) recorded; a user in `blocked`
-    has DMs closed: sending to them raises 403 like Discord (50007)."""
+    has DMs closed: sending to them raises 403 like Discord (50007); a channel or thread in
+    `deleted` answers 404 (10003 Unknown Channel)."""
 
-    def __init__(self, log: list[Sent]) -> None:
+    def __init__(self, log: list[Sent], violations: list[str]) -> None:
         self.log = log
+        self.violations = violations
         self.blocked: set[int] = set()
         self.dm_of: dict[int, int] = {}  # DM channel id -> user id
         self.threads: dict[int, int] = {}  # thread id -> parent channel id
+        self.deleted: set[int] = set()  # channels and threads deleted: 404, 10003
         self.calls: list[tuple[str, str]] = []
 
     async def request(self, route: Any, *, files: Any = None, form: Any = None, **kw: Any) -> Any:
@@ -206,9 +318,17 @@ class FakeHTTP:
                 "recipients": [user_payload(user, f"user{user}")],
                 "last_message_id": None,
             }
+        if method == "POST" and params.get("channel_id"):
+            cid = int(params["channel_id"])
+            if cid in self.deleted or self.threads.get(cid) in self.deleted:
+                raise discord.NotFound(
+                    SimpleNamespace(status=404, reason="Not Found"),
+                    {"code": 10003, "message": "Unknown Channel"},
+                )
         if method == "POST" and path == "/channels/{channel_id}/messages":
             cid = int(params["channel_id"])
             body = _body(kw.get("json"), form)
+            _checked(self.violations, body, f"{method} {path}")
             names = _filenames(files)
             data = _file_bytes(files)
             if cid in self.dm_of:
@@ -292,10 +412,11 @@ class Harness:
     def __init__(self, db: str) -> None:
         self.db = db
         self.sent: list[Sent] = []
-        self.http = FakeHTTP(self.sent)
+        self.violations: list[str] = []  # Discord limits the bot broke (see check_limits)
+        self.http = FakeHTTP(self.sent, self.violations)
         self.bot: KesselBot | None = None
         self.ref: Referee | None = None
-        self._token = webhook_async.async_context.set(Recorder(self.sent))
+        self._token = webhook_async.async_context.set(Recorder(self.sent, self.violations))
 
     async def start(self) -> KesselBot:
         self.ref = await Referee.open(self.db, opponents=None)
@@ -401,6 +522,7 @@ class Harness:
         else:
             raise AssertionError(f"the bot did not finish: {pending}")
         new = self.sent[before:]
+        assert not self.violations, f"Discord would refuse: {self.violations}"
         first = next((s for s in new if s.where == "response"), None)
         # Discord's 3 seconds to acknowledge, with a margin for a slow test machine
         assert first is None or first.at - started < ACK_BUDGET, "acknowledged too late"
@@ -410,6 +532,7 @@ class Harness:
         self,
         person: Person,
         path: str,
+        /,
         *,
         dm: bool = False,
         channel: int = CHANNEL,
@@ -535,4 +658,5 @@ async def h(tmp_path: Any) -> AsyncIterator[Harness]:
     await harness.start()
     yield harness
     await harness.stop()
+    assert not harness.violations, f"Discord would refuse: {harness.violations}"
     harness.close()

@@ -72,6 +72,7 @@ from bot.discord.views import (
     AnswerButton,
     CancelButton,
     ConfirmAttack,
+    PageButton,
     answer_lines,
 )
 from bot.service import Caller
@@ -146,6 +147,8 @@ def caller_view(role: str, place: str) -> str:
 #   undo      only your own last input          one-side one person plays one side
 #   taken     the side has a player             watching you already watch
 #   running   a player cannot leave a running game        started  has already started
+#   nodec     no decision of yours is open (a page of a decision's answers)
+#   already   the game is already in this channel (/mod channel)
 #   manage    only Manage Server                in-server  a server setting, not in a DM
 
 
@@ -383,6 +386,17 @@ ROWS += [
         "in-server",
     ),
     Row("mod help", "", "ok", "ok", "ok", "ok"),
+    Row(
+        "mod channel",
+        "move the game to the channel used",
+        "referee  referee  already  already  referee  referee  referee  referee",
+        "referee  referee  ok       ok       referee  referee  referee  referee",
+        "referee",
+        "in-server",
+        {"game": G},
+    ),
+    Row("help", "", "ok", "ok", "ok", "ok"),
+    Row("help", "a command", "ok", "ok", "ok", "ok", {"topic": "move"}),
     order_row("component:AnswerButton", {"label": "pass"}),
     order_row("component:ConfirmAttack", {"attack": f"attack {OWN} -> 5721"}),
     Row("component:CancelButton", "", "ok", "ok", "ok", "ok"),
@@ -401,6 +415,16 @@ ROWS += [
     replace(order_row("modal:Orders", {"text": RETREAT}, a="ok"), position="decision"),
     replace(order_row("component:AnswerButton", {"label": RETREAT}, a="ok"), position="decision"),
     Row(
+        "component:PageButton",
+        "more answers of the decision",
+        "ok       nodec    nodec    nodec    nodec    nodec    nodec    nodec",
+        "gone",
+        "gone",
+        "ok       nodec    nodec    gone     nodec    gone     nodec    gone",
+        {"game": G},
+        position="decision",
+    ),
+    Row(
         "mod act",
         "answer for a side",
         "referee  mods     ok       ok       referee  mods     mods     mods",
@@ -414,6 +438,7 @@ ROWS += [
 
 REFUSALS: list[tuple[str, str]] = [
     ("gone", r"there is no game '.*' here"),
+    ("nodec", r"no decision of yours is open"),
     ("mods", r"only the game's moderator"),
     ("player", r"only a moderator or a player"),
     ("referee", r"moderator who plays no side"),
@@ -423,6 +448,7 @@ REFUSALS: list[tuple[str, str]] = [
     ("undo", r"you may undo only your own"),
     ("manage", r"only members with Manage Server"),
     ("in-server", r"use this in a server"),
+    ("already", r"is already in this channel"),
     ("one-side", r"one person plays one side|you already play"),
     ("taken", r"has started and \w+ has a player|already has a player"),
     ("watching", r"you already watch"),
@@ -660,6 +686,9 @@ async def act(
         if row.command == "component:AnswerButton":
             item: discord.ui.DynamicItem[Any] = AnswerButton(gid, at, 0, args["label"])
             content = f"Game {gid}: a decision"
+        elif row.command == "component:PageButton":
+            item = PageButton(gid, at, 0, 1)
+            content = f"Game {gid}: a decision"
         elif row.command == "component:ConfirmAttack":
             item = ConfirmAttack(gid, at)
             content = f"Attack preview\n`{args['attack']}`"
@@ -711,6 +740,8 @@ async def cell(mx: Matrix, row: Row, role: str, place: str) -> tuple[str, list[s
     after = (await h.ref.game(gid)).state
     leaks: list[str] = []
     echoes = [f"'{mx.fill(v)}'" for v in row.args.values() if isinstance(v, str)]
+    # a refused /orders form gives its text back to copy (issue #17: nothing typed is lost)
+    echoes += [f"```\n{mx.fill(v)}\n```" for v in row.args.values() if isinstance(v, str)]
     for s in out:
         reader = reader_of(s, role, place)
         text = readable(s)
@@ -722,7 +753,8 @@ async def cell(mx: Matrix, row: Row, role: str, place: str) -> tuple[str, list[s
         found = secrets(before, after, reader).found(text)
         if found:
             leaks.append(f"{s.where} to {reader}: {found} in {s.content[:120]!r}")
-        if not reachable(role, place) and re.search(rf"\b{gid}\b", text):
+        moved = row.command == "mod channel"  # the game is then reached from here
+        if not reachable(role, place) and not moved and re.search(rf"\b{gid}\b", text):
             leaks.append(f"{s.where}: a message about a game out of reach: {s.content[:80]!r}")
         for name, data in zip(s.files, s.data, strict=True):
             if not name.endswith(".png"):
@@ -770,10 +802,10 @@ async def test_permission_matrix(m: Matrix, row: Row) -> None:
 
 def leaf_commands() -> dict[str, app_commands.Command[Any, ..., Any]]:
     """The commands `register` puts on the bot's tree (cogs' COMMANDS), by qualified name."""
-    from bot.discord.cogs import game, looking, mod, orders
+    from bot.discord.cogs import game, help, looking, mod, orders
 
     out: dict[str, app_commands.Command[Any, ..., Any]] = {}
-    for module in (game, orders, looking, mod):
+    for module in (game, orders, looking, mod, help):
         for c in module.COMMANDS:
             if isinstance(c, app_commands.Group):
                 out.update(

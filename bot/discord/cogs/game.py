@@ -9,8 +9,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.context import ack, bot_of, caller_of, game_choices, game_of, in_game
-from bot.discord.notify import chunks, send
+from bot.discord.context import ack, bot_of, caller_of, described, game_choices, game_of, in_game
+from bot.discord.notify import listing, send
 from scenarios import list_scenarios
 
 Interaction = discord.Interaction[Any]
@@ -53,6 +53,7 @@ class GameGroup(app_commands.Group):
         scenario="a shipped scenario", side="take a side at once", seed="dice seed (optional)"
     )
     @app_commands.autocomplete(scenario=scenario_choices, side=side_choices)
+    @described()
     async def new(
         self,
         interaction: Interaction,
@@ -70,46 +71,53 @@ class GameGroup(app_commands.Group):
 
     @app_commands.command(name="join", description="Take a side (or spectator) in a game")
     @app_commands.autocomplete(game=game_choices, side=side_choices)
+    @described()
     async def join(self, interaction: Interaction, side: str, game: str | None = None) -> None:
         await in_game(interaction, game, lambda ref, c, g: ref.join(c, g, side))
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     @app_commands.autocomplete(game=game_choices)
+    @described()
     async def leave(self, interaction: Interaction, game: str | None = None) -> None:
         await in_game(interaction, game, lambda ref, c, g: ref.leave(c, g))
 
     @app_commands.command(name="opponent", description="Seat Kessel's built-in opponent")
     @app_commands.autocomplete(game=game_choices, side=side_choices)
+    @described()
     async def opponent(self, interaction: Interaction, side: str, game: str | None = None) -> None:
         await in_game(interaction, game, lambda ref, c, g: ref.seat_ai(c, g, side))
 
     @app_commands.command(name="start", description="Start the game (moderator)")
     @app_commands.autocomplete(game=game_choices)
+    @described()
     async def start(self, interaction: Interaction, game: str | None = None) -> None:
         await in_game(interaction, game, lambda ref, c, g: ref.start(c, g))
 
     @app_commands.command(name="status", description="Where the game is and who must act")
     @app_commands.autocomplete(game=game_choices)
+    @described()
     async def status(self, interaction: Interaction, game: str | None = None) -> None:
         await in_game(interaction, game, lambda ref, c, g: ref.status(c, g))
 
     @app_commands.command(name="seats", description="Who plays, watches and moderates")
     @app_commands.autocomplete(game=game_choices)
+    @described()
     async def seats(self, interaction: Interaction, game: str | None = None) -> None:
         caller = await caller_of(interaction)
         gid = await game_of(interaction, caller, game)
         g = await bot_of(interaction).ref.game(gid)
         lines = [f"Game {g.id} seats:"]
         for s in g.setup.sides:
-            lines.append(f"{s}: " + (", ".join(p.display for p in g.players(s)) or "(empty)"))
+            lines.append(f"{s}: " + (listing([p.display for p in g.players(s)]) or "(empty)"))
         for role in ("moderator", "spectator"):
             names = [p.display for p in g.seats if p.role == role]
             if names:
-                lines.append(f"{role}s: " + ", ".join(names))
+                lines.append(f"{role}s: " + listing(names))
         await send(interaction, "\n".join(lines))
 
     @app_commands.command(name="settings", description="The game's settings")
     @app_commands.autocomplete(game=game_choices)
+    @described()
     async def settings(self, interaction: Interaction, game: str | None = None) -> None:
         caller = await caller_of(interaction)
         gid = await game_of(interaction, caller, game)
@@ -120,11 +128,13 @@ class GameGroup(app_commands.Group):
 
     @app_commands.command(name="resign", description="Resign: your side loses the game")
     @app_commands.autocomplete(game=game_choices)
+    @described()
     async def resign(self, interaction: Interaction, game: str | None = None) -> None:
         await in_game(interaction, game, lambda ref, c, g: ref.resign(c, g))
 
     @app_commands.command(name="export", description="The game record (`kessel run` replays it)")
     @app_commands.autocomplete(game=game_choices)
+    @described()
     async def export(self, interaction: Interaction, game: str | None = None) -> None:
         await ack(interaction)
         caller = await caller_of(interaction)
@@ -134,6 +144,7 @@ class GameGroup(app_commands.Group):
         await send(interaction, f"Game {gid}: `kessel run kessel-{gid}.yaml`", files=[file])
 
     @app_commands.command(name="list", description="Games in this channel, or yours")
+    @described()
     async def list_(
         self, interaction: Interaction, mine: bool = False, finished: bool = False
     ) -> None:
@@ -146,12 +157,12 @@ class GameGroup(app_commands.Group):
         for g in games:
             seats = "; ".join(f"{s}: {', '.join(p) or '-'}" for s, p in g["seats"].items())
             lines.append(f"**{g['id']}** {g['name']} — {g['status']}, {g['where']} ({seats})")
-        for part in chunks("\n".join(lines)):
-            await send(interaction, part)
+        await send(interaction, "\n".join(lines))
 
 
 @app_commands.command(name="spectate", description="Watch a game (spectator's view)")
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def spectate(interaction: Interaction, game: str | None = None) -> None:
     await in_game(interaction, game, lambda ref, c, g: ref.join(c, g, "spectator"))
 

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.cogs.orders import attack_targets, attackers, format_odds, preview
-from bot.discord.context import ack, bot_of, caller_of, game_choices, game_of, in_game
+from bot.discord.context import ack, bot_of, caller_of, described, game_choices, game_of, in_game
 from bot.discord.notify import send
 from bot.discord.ruleindex import lookup
 from engine.view import UnitView
@@ -47,6 +47,7 @@ def unit_line(u: UnitView) -> str:
 @app_commands.command(name="map", description="The map as you see it (whole, or around a hex)")
 @app_commands.describe(around="centre hex", radius="hexes around it", private="only you see it")
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def map_(
     interaction: Interaction,
     around: str | None = None,
@@ -54,7 +55,8 @@ async def map_(
     private: bool = True,
     game: str | None = None,
 ) -> None:
-    await ack(interaction, ephemeral=private)
+    # acknowledged privately whatever `private` says: a refusal is never public
+    await ack(interaction)
     caller = await caller_of(interaction)
     gid = await game_of(interaction, caller, game)
     ref = bot_of(interaction).ref
@@ -66,11 +68,16 @@ async def map_(
         return
     g = await ref.game(gid)
     file = discord.File(io.BytesIO(png), filename=f"{gid}-map.png")
-    await send(interaction, f"Game {gid}: {g.where()}", ephemeral=private, files=[file])
+    if not private:  # the private "thinking" goes; the map comes as a public follow-up
+        await interaction.delete_original_response()
+        await interaction.followup.send(f"Game {gid}: {g.where()}", file=file, ephemeral=False)
+        return
+    await send(interaction, f"Game {gid}: {g.where()}", files=[file])
 
 
 @app_commands.command(name="hex", description="What you see in a hex")
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def hex_(interaction: Interaction, hex: str, game: str | None = None) -> None:
     caller = await caller_of(interaction)
     gid = await game_of(interaction, caller, game)
@@ -100,6 +107,7 @@ async def hex_(interaction: Interaction, hex: str, game: str | None = None) -> N
 
 @app_commands.command(name="unit", description="A unit as you see it")
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def unit(interaction: Interaction, unit: str, game: str | None = None) -> None:
     caller = await caller_of(interaction)
     gid = await game_of(interaction, caller, game)
@@ -128,6 +136,7 @@ async def unit_names(interaction: Interaction, current: str) -> list[app_command
 
 @app_commands.command(name="odds", description="What-if: the odds of a proposed attack")
 @app_commands.autocomplete(game=game_choices, units=attackers, target=attack_targets)
+@described()
 async def odds(
     interaction: Interaction,
     units: str,
@@ -136,13 +145,14 @@ async def odds(
     game: str | None = None,
 ) -> None:
     _, line, result = await preview(interaction, units, target, extra, game)
-    await send(interaction, f"`{line}`\n{format_odds(result)}")
+    await send(interaction, f"`{line}`\n{format_odds(result, limit=None)}")
 
 
 @app_commands.command(
     name="log", description="The recent turn log, or what happened since your turn"
 )
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def log(
     interaction: Interaction,
     since_my_turn: bool = False,
@@ -164,6 +174,7 @@ async def log(
         app_commands.Choice(name="Kursk 1943", value="wb95-kursk"),
     ]
 )
+@described()
 async def rule(
     interaction: Interaction, case: str, book: app_commands.Choice[str] | None = None
 ) -> None:

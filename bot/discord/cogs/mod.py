@@ -11,7 +11,10 @@ from discord import app_commands
 
 from bot.discord.context import (
     MOD_ROLE_KEY,
+    ack,
     bot_of,
+    caller_of,
+    described,
     game_choices,
     in_game,
     key_of,
@@ -48,6 +51,7 @@ class ModGroup(app_commands.Group):
     @app_commands.command(name="act", description="A moderator command (pause, extend 24, ...)")
     @app_commands.describe(text="e.g. pause · extend 24 · answer soviet pass · place s-232 0434")
     @app_commands.autocomplete(game=game_choices)
+    @described()
     async def act(self, interaction: Interaction, text: str, game: str | None = None) -> None:
         await in_game(
             interaction, game, lambda ref, c, g: ref.mod(c, g, text, key=key_of(interaction))
@@ -61,7 +65,24 @@ class ModGroup(app_commands.Group):
         out = [e for e in EXAMPLES if e.startswith(cur.split(" ")[0] if cur else "")]
         return [app_commands.Choice(name=e, value=e) for e in out][:25]
 
+    @app_commands.command(
+        name="channel", description="Move a game to this channel (its channel was deleted)"
+    )
+    @app_commands.describe(game="the id of the game to move here (its moderators were told it)")
+    async def channel(self, interaction: Interaction, game: str) -> None:
+        await ack(interaction)
+        caller = await caller_of(interaction)
+        if not caller.guild:
+            raise Refusal(
+                "a game moves to a server channel: use this in a server, in the new channel"
+            )
+        ref = bot_of(interaction).ref
+        out = await ref.move_channel(caller, game.strip(), caller.guild, caller.channel)
+        bot_of(interaction).notifier.lost.discard(game.strip())
+        await bot_of(interaction).notifier.deliver(out, interaction)
+
     @app_commands.command(name="role", description="Set the server's Kessel moderator role")
+    @described()
     async def role(self, interaction: Interaction, role: discord.Role | None = None) -> None:
         if not interaction.guild_id:
             raise Refusal("the moderator role is a server setting: use this in a server")
@@ -79,6 +100,7 @@ class ModGroup(app_commands.Group):
         await send(interaction, text)
 
     @app_commands.command(name="help", description="The moderator commands")
+    @described()
     async def help(self, interaction: Interaction) -> None:
         verbs = ", ".join(SERVICE_VERBS)
         await send(

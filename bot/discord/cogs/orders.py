@@ -5,6 +5,7 @@ missions, masking, bridge notes) get a receipt and never a public echo."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import discord
@@ -16,6 +17,7 @@ from bot.discord.context import (
     bot_of,
     caller_of,
     choices,
+    described,
     game_choices,
     game_of,
     in_game,
@@ -133,46 +135,71 @@ async def own_units(interaction: Interaction, current: str) -> list[app_commands
     return word_choices(mine, current)
 
 
+ORDERS_PREFIX = "k:o:"  # the custom_id of an /orders form: k:o:GAME:NONCE
+
+
 class Orders(discord.ui.Modal, title="Orders"):
-    """A block of orders, one per line (all or nothing)."""
+    """A block of orders, one per line (all or nothing). Its custom_id names the game, so
+    a form submitted after a restart (unknown to the new process) is still carried out
+    (`submitted_after_restart`)."""
 
     text: discord.ui.TextInput[Any] = discord.ui.TextInput(
         label="Orders, one per line",
         style=discord.TextStyle.paragraph,
         placeholder="move s-232 0434\nattack s-232 -> 0535\ndone",
         max_length=4000,
+        custom_id="k:o:text",
     )
 
     def __init__(self, game: str | None) -> None:
-        super().__init__(timeout=None)
+        game = (game or "").strip()[:40] or None  # a custom_id holds 100 characters
+        nonce = secrets.token_hex(8)
+        super().__init__(timeout=None, custom_id=f"{ORDERS_PREFIX}{game or ''}:{nonce}")
         self.game = game
 
     async def on_submit(self, interaction: Interaction) -> None:
         await give(interaction, str(self.text.value), self.game)
 
-    async def on_error(self, interaction: Interaction, error: Exception, /) -> None:  # type: ignore[override]
+    async def on_error(  # type: ignore[override]
+        self, interaction: Interaction, error: Exception, /, text: str | None = None
+    ) -> None:
         from bot import incident
         from bot.discord.context import refuse
 
+        typed = str(self.text.value or "") if text is None else text
+        echo = f"\nYour orders, to copy:\n```\n{typed[:1800]}\n```" if typed.strip() else ""
         if isinstance(error, Refusal):
-            await refuse(interaction, error.message)
+            await refuse(interaction, error.message + echo)
             return
         iid = incident.record(error, f"/orders form by {interaction.user.id}")
-        await refuse(interaction, incident.sentence(iid, changed="your orders were not sent"))
+        sentence = incident.sentence(iid, changed="your orders were not sent")
+        await refuse(interaction, sentence + echo)
 
 
 @app_commands.command(name="move", description="Move one of your units")
-@app_commands.describe(unit="your unit", to="destination hex (cost shown)", path="or the path")
+@app_commands.describe(
+    unit="your unit",
+    to="destination hex (cost shown); or give `path`",
+    path="or the hexes to move through, in order, e.g. 5820 5920",
+)
 @app_commands.autocomplete(game=game_choices, unit=movable_units, to=reachable_hexes)
+@described()
 async def move(
-    interaction: Interaction, unit: str, to: str, path: str | None = None, game: str | None = None
+    interaction: Interaction,
+    unit: str,
+    to: str | None = None,
+    path: str | None = None,
+    game: str | None = None,
 ) -> None:
+    if not (path or to):
+        raise Refusal("say where: `to` (the destination hex) or `path` (the hexes in order)")
     await give(interaction, f"move {unit} {path or to}", game)
 
 
 @app_commands.command(name="attack", description="Declare an attack: odds first, then Confirm")
 @app_commands.describe(units="attacking units", target="defending hex(es)", extra="support ...")
 @app_commands.autocomplete(game=game_choices, units=attackers, target=attack_targets)
+@described()
 async def attack(
     interaction: Interaction,
     units: str,
@@ -197,35 +224,48 @@ async def preview(
     return gid, line, await bot_of(interaction).ref.odds(caller, gid, line)
 
 
-def format_odds(odds: dict[str, Any]) -> str:
+def format_odds(odds: dict[str, Any], limit: int | None = 1600) -> str:
     """The service's odds preview as text: its summary, explanation and what it cannot
-    know (the preview is built from the caller's own view)."""
+    know (the preview is built from the caller's own view). Past `limit` characters the
+    last lines are left out, and the text says how many (`/odds` shows them all)."""
     lines = [str(odds.get("text") or "")]
-    lines += [f"· {x}" for x in odds.get("explanation") or []][:12]
-    lines += [f"? {x}" for x in odds.get("unknown") or []][:4]
-    return "\n".join(x for x in lines if x)[:1700]
+    lines += [f"· {x}" for x in odds.get("explanation") or []]
+    lines += [f"? {x}" for x in odds.get("unknown") or []]
+    lines = [x for x in lines if x]
+    if limit is None or len("\n".join(lines)) <= limit:
+        return "\n".join(lines)
+    kept: list[str] = []
+    for x in lines:
+        if len("\n".join([*kept, x])) > limit - 60:
+            break
+        kept.append(x)
+    return "\n".join([*kept, f"… {len(lines) - len(kept)} more lines: `/odds` shows them all"])
 
 
 @app_commands.command(name="fire", description="Artillery fire at a hex")
 @app_commands.autocomplete(game=game_choices, target=fire_targets, units=fire_units)
+@described()
 async def fire(interaction: Interaction, target: str, units: str, game: str | None = None) -> None:
     await give(interaction, f"fire {units} -> {target}", game)
 
 
 @app_commands.command(name="fortify", description="Build field fortifications")
 @app_commands.autocomplete(game=game_choices, units=own_units)
+@described()
 async def fortify(interaction: Interaction, units: str, game: str | None = None) -> None:
     await give(interaction, f"fortify {units}", game)
 
 
 @app_commands.command(name="strategic", description="Put units in strategic movement")
 @app_commands.autocomplete(game=game_choices, units=own_units)
+@described()
 async def strategic(interaction: Interaction, units: str, game: str | None = None) -> None:
     await give(interaction, f"strategic {units}", game)
 
 
 @app_commands.command(name="enter", description="Bring reinforcements onto the map")
 @app_commands.autocomplete(game=game_choices, units=entering_units)
+@described()
 async def enter(interaction: Interaction, units: str, where: str, game: str | None = None) -> None:
     await give(interaction, f"enter {units} {where}", game)
 
@@ -241,6 +281,7 @@ async def enter(interaction: Interaction, units: str, where: str, game: str | No
     ]
 )
 @app_commands.autocomplete(game=game_choices, unit=own_units)
+@described()
 async def bridge(
     interaction: Interaction,
     action: app_commands.Choice[str],
@@ -260,6 +301,7 @@ async def bridge(
 @app_commands.command(name="air", description="An air mission (sealed until revealed)")
 @app_commands.describe(flyer="air counter or SPs", mission="mission", target="hex or A/B bridge")
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def air(
     interaction: Interaction, flyer: str, mission: str, target: str, game: str | None = None
 ) -> None:
@@ -285,6 +327,7 @@ async def air_targets(interaction: Interaction, current: str) -> list[app_comman
     state=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 )
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def mask(
     interaction: Interaction, hex: str, state: app_commands.Choice[str], game: str | None = None
 ) -> None:
@@ -293,20 +336,54 @@ async def mask(
 
 @app_commands.command(name="done", description="End your part of the phase")
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def done(interaction: Interaction, game: str | None = None) -> None:
     await give(interaction, "done", game)
 
 
 @app_commands.command(name="undo", description="Take back your last input (not past a die roll)")
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def undo(interaction: Interaction, game: str | None = None) -> None:
     await in_game(interaction, game, lambda ref, c, g: ref.undo(c, g))
 
 
 @app_commands.command(name="orders", description="Give a block of orders (PBEM style)")
 @app_commands.autocomplete(game=game_choices)
+@described()
 async def orders(interaction: Interaction, game: str | None = None) -> None:
-    await interaction.response.send_modal(Orders(game))
+    form = Orders(game)
+    bot_of(interaction).open_forms.add(form.custom_id)
+    await interaction.response.send_modal(form)
+
+
+def _form_values(components: list[dict[str, Any]]) -> list[str]:
+    """The texts typed in a submitted form (its rows, or labels, of text inputs)."""
+    out: list[str] = []
+    for c in components:
+        if c.get("type") == 4:
+            out.append(str(c.get("value") or ""))
+        out += _form_values(list(c.get("components") or []))
+        if isinstance(c.get("component"), dict):
+            out += _form_values([c["component"]])
+    return out
+
+
+async def submitted_after_restart(interaction: Interaction) -> bool:
+    """An /orders form this process did not open (the bot restarted while it was open):
+    its orders are given all the same. False when it is not such a form."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id") or "")
+    if not custom_id.startswith(ORDERS_PREFIX) or custom_id in bot_of(interaction).open_forms:
+        return False
+    game = custom_id.removeprefix(ORDERS_PREFIX).rpartition(":")[0] or None
+    text = "\n".join(x for x in _form_values(list(data.get("components") or [])) if x)
+    form = Orders(game)
+    try:
+        await give(interaction, text, game)
+    except Exception as e:  # the form's own error boundary, the text echoed back
+        await form.on_error(interaction, e, text=text)
+    return True
 
 
 COMMANDS: list[Any] = [
