@@ -908,20 +908,10 @@ PROPERTY_SECONDS = 9.0  # per scenario
 
 def perturbed(state: GameState, viewer: str) -> tuple[GameState, list[str]]:
     """`state` with the hidden values of the enemy units `viewer` cannot see changed, as
-    bot/fuzz.py `check_fog` changes them: supply level and disorganization, and the CEL of
-    the units not seen at all (unless the scenario scores CELs)."""
-    from bot.fuzz import hidden_from
+    bot/fuzz.py `check_fog` changes them (the same function)."""
+    from bot.fuzz import perturbed as changed
 
-    cel_vp = bool(state.setup.victory_rules and state.setup.victory_rules.get("cel_vp"))
-    hidden, typed = hidden_from(state, viewer)
-    other = state.clone()
-    for uid in hidden + typed:
-        u = other.units[uid]
-        changed = replace(u, oos=(u.oos + 1) % 3, disorganized=not u.disorganized)
-        if uid in hidden and not cel_vp and u.max_cel > 1:
-            changed = replace(changed, cel=1 + u.cel % u.max_cel)
-        other.units[uid] = changed
-    return other, hidden + typed
+    return changed(state, viewer)
 
 
 async def looks(h: Harness, person: Person, gid: str, hexes: list[str], enemy: str) -> list[Any]:
