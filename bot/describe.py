@@ -928,6 +928,22 @@ def _context(
     return []
 
 
+def answers(
+    kind: str,
+    options: Any,
+    info: Mapping[str, Any] | None = None,
+    *,
+    side: str = "",
+    state: GameState | None = None,
+) -> list[str]:
+    """The numbered answers of a decision prompt, as order lines (1 is the first): what a
+    player answering "2" means."""
+    if not isinstance(options, Mapping):
+        return []
+    found = _answers(kind, options, dict(info or {}), side, state)
+    return [order for order, _ in found[:MAX_ANSWERS]]
+
+
 def _answers(
     kind: str,
     opts: Mapping[str, Any],

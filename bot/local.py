@@ -62,6 +62,7 @@ Other commands:
   undo                       take back your last input (not past a die roll)
   export FILE                a game record; `kessel run FILE` replays it
   mod COMMAND                moderator tools of the service (hot seat), e.g. mod rollback 120
+  decision                   your open decision again; answer it by its number (e.g. 2)
   orders                     the order forms
   help, quit                 (the game is saved at every input: `kessel play` continues it)"""
 
@@ -83,6 +84,7 @@ COMMANDS = frozenset(
         "export",
         "mod",
         "orders",
+        "decision",
     }
 )
 
@@ -388,6 +390,8 @@ class LocalPlay:
             await self.cmd_status(args)
         elif verb == "legal":
             await self.cmd_legal()
+        elif verb == "decision":
+            await self.cmd_decision()
         elif verb == "units":
             await self.cmd_units(args)
         elif verb == "moves":
@@ -501,6 +505,17 @@ class LocalPlay:
             add("pass", "pass (decline this optional step)")
         add("done", "yes" if la.get("done") else "not yet (duties or decisions left)")
         self.out.table("", ["order", "what"], rows)
+
+    async def cmd_decision(self) -> None:
+        """The open decision of the side at the keyboard, as its prompt, again."""
+        g = await self.ref.game(self._gid)
+        sides = g.sides_of(self.me.id)
+        mine = [d for d in g.state.pending if d.side in sides]
+        if not mine:
+            self.out.line("no decision of yours is open", "dim")
+            return
+        d = mine[0]
+        self._decision(d.side, d.kind, d.rule, {"options": d.options, "info": d.info}, g)
 
     def _decision(
         self, side: str, kind: str, rule: str, d: dict[str, Any], g: LiveGame | None = None
@@ -707,6 +722,7 @@ ARITY: dict[str, tuple[int, int, str]] = {
     "undo": (0, 0, "undo (takes back your last input)"),
     "export": (1, 2, "export FILE [force]: force replaces a file that is not a Kessel export"),
     "orders": (0, 0, "orders"),
+    "decision": (0, 0, "decision (shows your open decision again; answer it by number)"),
 }
 
 

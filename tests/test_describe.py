@@ -349,3 +349,41 @@ def test_a_newcomer_game_of_the_retreat_reads_as_sentences(tmp_path: Path) -> No
             nxt,
         )
     assert about, "no combat decision came up"
+
+
+async def test_17_a_decision_is_answered_by_its_number_and_shown_again(tmp_path: Path) -> None:
+    """Issue #17: the prompt's numbers are answers ("1", "soviet: 1"); an out-of-range
+    number is refused with the range; `decision` shows the prompt again (local play)."""
+    from bot.service import Caller, Referee, Refusal
+
+    alice = Caller("u-a", "Alice", guild="g", channel="c")
+    bob = Caller("u-b", "Bob", guild="g", channel="c")
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        gid = (await ref.new_game(alice, "demo-steblev", seed=1, side="soviet"))[0].game
+        assert gid is not None
+        await ref.join(bob, gid, "german")
+        await ref.orders(alice, gid, "move s-180 0307\ndone")
+        await ref.orders(alice, gid, "attack s-180 -> 0306")  # seed 1: the attacker retreats
+        g = await ref.game(gid)
+        (d,) = g.state.pending
+        assert (d.side, d.kind) == ("soviet", "retreat")
+        lines = describe.answers(d.kind, d.options, d.info, side=d.side, state=g.state)
+        assert lines and lines[0].startswith("retreat s-180")
+        with pytest.raises(Refusal, match=rf"a number from 1 to {len(lines)}"):
+            await ref.orders(alice, gid, str(len(lines) + 1))
+        await ref.orders(alice, gid, "soviet: 1")
+        assert g.state.units["s-180"].hex == lines[0].split()[-1]
+    finally:
+        await ref.close()
+
+
+def test_17_local_play_shows_the_open_decision_again(tmp_path: Path) -> None:
+    from test_local import Terminal
+
+    lines = ["move s-180 0307", "done", "attack s-180 -> 0306", "decision", "1", "quit"]
+    term = Terminal(lines)
+    assert term.run(tmp_path / "k.db", "demo-steblev", seed=1) == 0  # hot seat
+    shown = term.text.split("> decision", 1)[1]
+    assert "1) retreat s-180" in shown.split("> 1", 1)[0]
+    assert "refused" not in shown

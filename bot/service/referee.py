@@ -741,6 +741,7 @@ class Referee:
                     f"{text.count(chr(10)) + 1:,} lines); send at most {MAX_BLOCK_LINES} "
                     f"orders ({MAX_BLOCK_CHARS:,} characters) at a time"
                 )
+            text = self._numbered_answer(g, caller, text)
             try:
                 parsed = parse_orders(text)
             except NotationError as e:
@@ -1597,6 +1598,33 @@ class Referee:
         if roles.moderates(g, caller):
             return Refusal("a moderator gives orders for a side with `answer SIDE ORDER`")
         return Refusal(f"you hold no seat in game {g.id}")
+
+    def _numbered_answer(self, g: LiveGame, caller: Caller, text: str) -> str:
+        """A decision answered by its number in the prompt ("2", or "german: 2"): the
+        order line it stands for (bot/describe.py `answers`); any other text as it is."""
+        side_word, colon, rest = text.strip().partition(":")
+        number = (rest if colon else side_word).strip()
+        if not numbers.is_whole(number) or "\n" in text.strip():
+            return text
+        sides = g.sides_of(caller.id)
+        if colon:
+            sides = [s for s in sides if s == side_word.strip().lower()]
+        mine = [d for d in g.state.pending if d.side in sides]
+        if not mine:
+            return text  # the notation refuses it with its own words
+        d = mine[0]
+        from bot import describe
+
+        lines = describe.answers(d.kind, d.options, d.info, side=d.side, state=g.state)
+        n = int(number)
+        if not 1 <= n <= len(lines):
+            raise Refusal(
+                f"answer {d.kind} with a number from 1 to {len(lines)} (the prompt's list), "
+                "or with the order itself"
+                if lines
+                else f"this {d.kind} decision has no numbered answers: give the order"
+            )
+        return f"{d.side}: {lines[n - 1]}"
 
     def _acting_side(self, g: LiveGame, caller: Caller, order: Order) -> str:
         sides = g.sides_of(caller.id)
