@@ -114,10 +114,21 @@ def play(
 
 
 class LocalPlay:
-    def __init__(self, out: Out, db: str | Path = DEFAULT_DB, **referee_kw: Any) -> None:
+    def __init__(
+        self,
+        out: Out,
+        db: str | Path = DEFAULT_DB,
+        *,
+        confirm_done: bool | None = None,
+        **referee_kw: Any,
+    ) -> None:
         self.out = out
         self.db = Path(db)
         self.referee_kw = referee_kw
+        # hot-seat safety (issue #17): a `done` for another step of play than the one of
+        # the person's last input asks first -- at a terminal (not through a pipe)
+        self.confirm_done = interactive() if confirm_done is None else confirm_done
+        self.last_step: str | None = None  # the step the last accepted input was given in
         self.me = Caller(PLAYER_ID, _user_name(), guild=GUILD, channel=CHANNEL)
         self._ref: Referee | None = None
         self.gid: str | None = None
@@ -423,10 +434,29 @@ class LocalPlay:
         g = await self.ref.game(self._gid)
         several = len(g.sides_of(self.me.id)) > 1
         block = "\n".join(_with_side(x, side) if several else x for x in lines)
+        step = g.step_key()
+        if self.confirm_done and several and self._ends_another_step(block, step):
+            where = g.where()
+            ask = f"`done` now ends {where}, a step after your last input. End it? [y/N] "
+            if self.out.ask(ask).strip().lower() not in ("y", "yes"):
+                raise Refusal("not sent: nothing was ended (type the order again to send it)")
         ai = bool(g.ai_sides())
         with self.out.busy("The opponent plays" if ai else "Refereeing"):
             replies = await self.ref.orders(self.me, self._gid, block)
+        self.last_step = step
         await self.show(replies)
+
+    def _ends_another_step(self, block: str, step: str) -> bool:
+        """The block says `done` and the game has moved on (another phase, side or
+        decision) since the person's last input: the hot-seat trap of a `done` meant for
+        a step that already closed by itself (a set-up step, an Air Phase)."""
+        if self.last_step is None or self.last_step == step:
+            return False
+        try:
+            orders = [parse_order(x) for x in block.splitlines()]
+        except NotationError:
+            return False
+        return any(o is not None and o.verb == "done" for o in orders)
 
     async def _nudge_opponent(self) -> None:
         """If the game awaits only the built-in opponent (a restart between an input and

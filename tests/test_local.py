@@ -322,3 +322,20 @@ def test_16_6_a_map_file_is_named_with_the_printed_phase_number(tmp_path: Path) 
     term = Terminal(["map", "quit"])
     assert term.run(tmp_path / "k.db", "demo-steblev", seed=3) == 0
     assert [p.name.split("-")[-1] for p in tmp_path.glob("kessel-*.png")] == ["p3.png"]
+
+
+def test_17_hot_seat_a_done_for_a_step_that_moved_on_asks_first(tmp_path: Path) -> None:
+    """Issue #17: at one keyboard, a `done` typed for a step that already ended (a set-up
+    step, an Air Phase) would end the next one; it asks first, and "n" sends nothing."""
+    db = tmp_path / "k.db"
+    lines = ["move s-180 0208", "done", "done", "n", "quit"]
+    term = Terminal(lines)
+    assert term.run(db, "demo-steblev", seed=3, confirm_done=True) == 0
+    assert sum("a step after your last input. End it?" in x for x in term.prompts) == 1
+    assert "refused: not sent: nothing was ended" in term.text
+    assert term.prompts[-1] == term.prompts[-3]  # still the step the refused `done` meant
+    g = term.session.live if term.session else None
+    assert g is not None
+    term = Terminal(["done", "quit"])  # a new session: no last input, no question
+    assert term.run(db, g.id, confirm_done=True) == 0
+    assert not any("End it?" in x for x in term.prompts)
