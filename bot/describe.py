@@ -184,11 +184,15 @@ def _filled(data: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (_UNKNOWN.get(k) if v is None and k in _UNKNOWN else v) for k, v in data.items()}
 
 
-def lines(events: Iterable[Event]) -> list[str]:
+def lines(events: Iterable[Event], *, numbered: bool = False) -> list[str]:
     """The lines of `events` (nothing for silent ones); a run of improved fortifications
-    placed by one side is one line."""
+    placed by one side is one line. `numbered`: each line starts with the number of its
+    (last) event, `#123`, the number `mod rollback` takes."""
     out: list[str] = []
     run: list[Event] = []
+
+    def put(text: str, seq: int) -> None:
+        out.append(f"#{seq} {text}" if numbered else text)
 
     def flush() -> None:
         if run:
@@ -196,7 +200,7 @@ def lines(events: Iterable[Event]) -> list[str]:
             hexes = " ".join(str(x.data.get("hex")) for x in run)
             n = len(run)
             what = "an improved fortification" if n == 1 else f"{n} improved fortifications"
-            out.append(f"{d.get('side')} places {what} at {hexes}{_rule(d)}")
+            put(f"{d.get('side')} places {what} at {hexes}{_rule(d)}", run[-1].seq)
             run.clear()
 
     for e in events:
@@ -211,7 +215,7 @@ def lines(events: Iterable[Event]) -> list[str]:
             continue
         text = event(e)
         if text:
-            out.append(text)
+            put(text, e.seq)
     flush()
     return out
 

@@ -387,3 +387,29 @@ def test_17_local_play_shows_the_open_decision_again(tmp_path: Path) -> None:
     shown = term.text.split("> decision", 1)[1]
     assert "1) retreat s-180" in shown.split("> 1", 1)[0]
     assert "refused" not in shown
+
+
+async def test_17_the_log_numbers_its_lines_and_rollback_takes_those_numbers(
+    tmp_path: Path,
+) -> None:
+    from bot.service import Caller, Referee
+
+    alice = Caller("u-a", "Alice", guild="g", channel="c")
+    bob = Caller("u-b", "Bob", guild="g", channel="c")
+    referee = Caller("u-r", "Ref", server_mod=True, guild="g", channel="c")
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        gid = (await ref.new_game(alice, "demo-steblev", seed=3, side="soviet"))[0].game
+        assert gid is not None
+        await ref.join(bob, gid, "german")
+        await ref.orders(alice, gid, "move s-180 0208")
+        log = (await ref.history(alice, gid))[0].text
+        moved = next(x for x in log.splitlines() if "s-180" in x and "0208" in x)
+        assert moved.startswith("#") and "mod rollback N" in log
+        number = int(moved.split()[0][1:])
+        await ref.orders(alice, gid, "move s-337 0408")
+        await ref.mod(referee, gid, f"rollback {number}")
+        g = await ref.game(gid)
+        assert g.state.units["s-180"].hex == "0208" and g.state.units["s-337"].hex == "0407"
+    finally:
+        await ref.close()

@@ -21,7 +21,10 @@ def events_for(events: Iterable[Event], state: GameState, viewer: str) -> list[E
     return visible_events(events, viewer, state)
 
 
-def lines_for(events: Iterable[Event], state: GameState, viewer: str) -> list[str]:
+def lines_for(
+    events: Iterable[Event], state: GameState, viewer: str, *, numbered: bool = False
+) -> list[str]:
     """One line per event `viewer` may read, in words (`bot.describe`; events with nothing
-    to say are left out, a run of alike events is one line)."""
-    return describe.lines(events_for(events, state, viewer))
+    to say are left out, a run of alike events is one line); `numbered`: with the event
+    numbers `mod rollback` takes."""
+    return describe.lines(events_for(events, state, viewer), numbered=numbered)

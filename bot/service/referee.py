@@ -544,10 +544,11 @@ class Referee:
         g = await self.reach(caller, game_id)
         viewer = roles.viewer_of(g, caller)
         after = await self.store.last_seen(g.id, caller.id) if since_last else 0
-        lines = lines_for(g.events_since(after), g.state, viewer)
+        lines = lines_for(g.events_since(after), g.state, viewer, numbered=True)
         if not since_last:
             lines = lines[-limit:]
         head = "Since your last turn:" if since_last else f"Game {g.id}, recent log:"
+        head += " (#N: event numbers; `mod rollback N` keeps the game up to event N)"
         text = "\n".join([head, *lines]) if lines else f"{head} nothing new."
         return [Reply("caller", text, game=g.id, private=True)]
 
