@@ -21,6 +21,7 @@ spinners at a terminal, plain text through injected `read`/`write` functions oth
 from __future__ import annotations
 
 import asyncio
+import difflib
 import getpass
 import re
 import time
@@ -35,6 +36,7 @@ from bot.service.game import LiveGame
 from bot.store import StoreError
 from bot.terminal import Out, PlainOut, RichOut, interactive, plain
 from engine.notation import USAGE, NotationError, parse_order
+from engine.notation import VERBS as ORDER_VERBS
 from engine.numbers import NumberError, is_whole, shown, whole
 from engine.view import SPECTATOR, UnitView
 from engine.wb95 import flow
@@ -386,6 +388,10 @@ class LocalPlay:
         verb = word.lower()
         args = rest.split()
         if verb not in COMMANDS:
+            if verb.rstrip(":") not in ORDER_VERBS and ":" not in verb:
+                close = difflib.get_close_matches(verb, [*COMMANDS, *ORDER_VERBS], n=1)
+                if close:  # `hlep`: a typo of a command or an order
+                    raise Refusal(f"'{shown(word, 20)}' is not a command: did you mean {close[0]}?")
             await self.cmd_orders([text])
             return False
         lo, hi, usage = ARITY.get(verb, (0, 99, ""))
@@ -394,7 +400,7 @@ class LocalPlay:
         if verb in ("quit", "exit", "q"):
             return True
         if verb in ("help", "?"):
-            self.out.line(HELP)
+            await self.cmd_help(args)
         elif verb == "orders":
             self.out.line("\n".join(USAGE.values()))
         elif verb == "status":
@@ -535,6 +541,45 @@ class LocalPlay:
             add("pass", "pass (decline this optional step)")
         add("done", "yes" if la.get("done") else "not yet (duties or decisions left)")
         self.out.table("", ["order", "what"], rows)
+
+    async def cmd_help(self, args: Sequence[str]) -> None:
+        """`help`, or `help ORDER`: the order's form and an example with a unit of the side
+        at the keyboard (issue #17)."""
+        if not args:
+            self.out.line(HELP)
+            return
+        what = args[0].lower()
+        if what not in USAGE:
+            close = difflib.get_close_matches(what, list(USAGE), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise Refusal(f"no order '{shown(what, 20)}'{hint}; the orders: {', '.join(USAGE)}")
+        self.out.line(f"{what}: {USAGE[what]}")
+        example = await self._example(what)
+        if example:
+            self.out.line(f"for example: {example}")
+
+    async def _example(self, verb: str) -> str:
+        """An example of `verb` with this game's own units, where one is easy to make."""
+        g = await self.ref.game(self._gid)
+        side = await self.acting_side() or next(iter(g.sides_of(self.me.id)), None)
+        if side is None:
+            return ""
+        units = sorted(u.id for u in g.state.on_map(side))
+        if verb in ("move", "moves") and units:
+            from engine.wb95.game import legal_moves
+
+            for uid in units:
+                reach = legal_moves(g.state, uid)
+                if reach:
+                    return f"move {uid} {min(reach, key=lambda h: (reach[h].cost, h))}"
+            return f"move {units[0]} HEX (none of your units may move now)"
+        if verb in ("fortify", "strategic") and units:
+            return f"{verb} {units[0]}"
+        if verb == "attack" and units:
+            return f"attack {units[0]} -> HEX (an enemy hex next to it; `odds` first)"
+        if verb in ("done", "pass", "hq"):
+            return {"done": "done", "pass": "pass", "hq": "hq decline"}[verb]
+        return ""
 
     async def cmd_decision(self) -> None:
         """The open decision of the side at the keyboard, as its prompt, again."""

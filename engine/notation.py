@@ -49,7 +49,7 @@ from engine.orders import (
     Withdraw,
 )
 
-__all__ = ["USAGE", "NotationError", "format_order", "parse_order", "parse_orders"]
+__all__ = ["USAGE", "VERBS", "NotationError", "format_order", "parse_order", "parse_orders"]
 
 
 MAX_LINE = 2000  # characters in one order line (a long move path is ~150)
@@ -622,6 +622,9 @@ _PARSERS: dict[str, Callable[[list[str]], Order]] = {
     "pass": _parse_pass,
     "done": _parse_done,
 }
+
+
+VERBS = tuple(_PARSERS)  # the order words, for transports' own typo suggestions
 
 
 def _unknown_verb(word: str, args: list[str]) -> _Problem:

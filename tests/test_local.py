@@ -339,3 +339,13 @@ def test_17_hot_seat_a_done_for_a_step_that_moved_on_asks_first(tmp_path: Path) 
     term = Terminal(["done", "quit"])  # a new session: no last input, no question
     assert term.run(db, g.id, confirm_done=True) == 0
     assert not any("End it?" in x for x in term.prompts)
+
+
+def test_17_help_order_shows_an_example_with_the_games_units_and_typos_get_a_hint(
+    tmp_path: Path,
+) -> None:
+    term = Terminal(["help move", "help atack", "hlep", "quit"])
+    assert term.run(tmp_path / "k.db", "demo-steblev", seed=3) == 0
+    assert "move: move UNIT" in term.text and "for example: move s-" in term.text
+    assert "no order 'atack' (did you mean attack?)" in term.text
+    assert "'hlep' is not a command: did you mean help?" in term.text
