@@ -541,3 +541,20 @@ def test_11_2_2_k32_moving_between_zones_in_the_strategic_movement_phase() -> No
     rec = play(s, "done", "delay s-r E")
     assert rec.state.units["s-r"].arrives == {"turn": 2, "zone": "E"}
     assert replays(rec)
+
+
+def test_11_1_issue_17_the_turn_notice_announces_entries_with_an_order_that_runs() -> None:
+    """Issue #17: reinforcements that may enter are announced with an order the player can
+    type as it stands (the entry hex first, then the path: 11.1.2, K34)."""
+    from bot.service.announce import announcements
+    from engine.notation import parse_order
+
+    s = setup([{"id": "s-r", "arrives": {"turn": 1, "zone": "A"}}], zones_={"A": ["0101", "0102"]})
+    rec = GameRecord(s, 0)
+    lines = announcements(rec.state, "soviet")
+    assert lines[0].startswith("Reinforcements may enter now (11.1)")
+    order = lines[1].strip()
+    assert order.startswith("enter s-r ")
+    result = rec.submit("soviet", parse_order(order))  # type: ignore[arg-type]
+    assert not hasattr(result, "message"), result
+    assert rec.state.units["s-r"].hex is not None

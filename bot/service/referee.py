@@ -26,6 +26,7 @@ import yaml
 
 from bot import describe, incident
 from bot.service import roles
+from bot.service.announce import announcements
 from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
 from bot.service.history import lines_for
 from bot.service.model import DEFAULT_SETTINGS, Caller, Refusal, Reply
@@ -1551,7 +1552,12 @@ class Referee:
                 out.append(
                     Reply(
                         "side",
-                        f"Game {g.id}: your turn — {g.where()}.",
+                        "\n".join(
+                            [
+                                f"Game {g.id}: your turn — {g.where()}.",
+                                *announcements(g.state, side),
+                            ]
+                        ),
                         game=g.id,
                         side=side,
                         kind="turn",
