@@ -137,3 +137,14 @@ async def test_15_hot_seat_is_the_only_place_one_person_holds_two_sides(ref: Ref
     await ref.join(me, gid, "german")
     g = await ref.game(gid)
     assert g.sides_of(me.id) == ["soviet", "german"] and viewer_of(g, me) == MODERATOR
+
+
+async def test_17_mod_edit_is_a_position_edit_not_something_went_wrong(ref: Referee) -> None:
+    """Issue #17: `/mod act edit ...` answered "something went wrong" (the word `edit`
+    reached the edit helper as a service verb)."""
+    gid = await _game(ref)
+    out = await ref.mod(ADMIN, gid, "edit place s-180 0208")
+    assert "s-180 hex 0207 -> 0208" in out[0].text
+    with pytest.raises(Refusal, match="edit what"):
+        await ref.mod(ADMIN, gid, "edit")
+    assert (await ref.game(gid)).state.units["s-180"].hex == "0208"

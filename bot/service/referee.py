@@ -833,8 +833,14 @@ class Referee:
                     "answers, rollbacks, seats and the end of the game belong to a moderator "
                     "who plays no side"
                 )
-            handler = getattr(self, f"_mod_{verb}", None)
+            # only the service's own verbs have handlers; anything else is a position edit
+            # the engine referees ("edit place s-180 0208" = "place s-180 0208")
+            handler = getattr(self, f"_mod_{verb}", None) if verb in SERVICE_VERBS else None
             if handler is None:
+                if verb == "edit":
+                    body = " ".join(words[1:])
+                    if not body:
+                        raise Refusal("edit what? e.g. `edit place s-180 0208` (mod: place ...)")
                 out: list[Reply] = await self._mod_edit(g, caller, body, key)
             else:
                 out = await handler(g, caller, words[1:], key)
