@@ -5,11 +5,11 @@
 # The games live in the SQLite file on the /data volume (KESSEL_DB).
 FROM python:3.11-slim
 WORKDIR /app
-# Exactly the locked versions, checked against their hashes (requirements/runtime.lock,
+# Exactly the locked versions, checked against their hashes (requirements-runtime.lock,
 # refreshed with `make lock`); the project itself is built with the locked setuptools.
-COPY requirements/runtime.lock requirements/
+COPY requirements-runtime.lock ./
 RUN pip install --no-cache-dir --disable-pip-version-check \
-      --require-hashes --no-deps -r requirements/runtime.lock
+      --require-hashes --no-deps -r requirements-runtime.lock
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY scenarios ./scenarios

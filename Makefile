@@ -1,11 +1,11 @@
 # The two commands: `make run` and `make test`. Both set everything up on a fresh
 # machine that has only Python 3 (3.11+) and make, installing exactly the versions of
-# requirements/dev.lock (every package, direct and transitive, with its hashes).
+# requirements.lock (every package, direct and transitive, with its hashes).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-LOCK   := requirements/dev.lock
+LOCK   := requirements.lock
 # uv resolves the locks (`make lock`); it is not needed to install or run Kessel.
 UV_VERSION := 0.13.8
 
@@ -55,19 +55,19 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/kessel bench --json bench.json
 
-# Refresh the locks from pyproject.toml (and requirements/build.in) to the newest versions
+# Refresh the locks from pyproject.toml (and requirements-build.in) to the newest versions
 # the ranges allow, for every platform and Python >= 3.11; commit the two files after
 # `make test` passes with them (docs/development.md).
 lock:
 	$(PYTHON) -m venv .venv-lock
 	.venv-lock/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	.venv-lock/bin/uv pip compile pyproject.toml requirements/build.in --upgrade \
+	.venv-lock/bin/uv pip compile pyproject.toml requirements-build.in --upgrade \
 	  --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
-	  --annotation-style line -o requirements/runtime.lock
-	.venv-lock/bin/uv pip compile pyproject.toml requirements/build.in --extra dev \
-	  -c requirements/runtime.lock --upgrade \
+	  --annotation-style line -o requirements-runtime.lock
+	.venv-lock/bin/uv pip compile pyproject.toml requirements-build.in --extra dev \
+	  -c requirements-runtime.lock --upgrade \
 	  --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
-	  --annotation-style line -o requirements/dev.lock
+	  --annotation-style line -o requirements.lock
 	rm -rf .venv-lock
 
 clean:

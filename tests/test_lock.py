@@ -21,7 +21,7 @@ def _pins(name: str) -> dict[str, tuple[Version, str | None, int]]:
     """name -> (version, marker, number of hashes) of one lock file."""
     out: dict[str, tuple[Version, str | None, int]] = {}
     current = None
-    for line in (ROOT / "requirements" / name).read_text(encoding="utf-8").splitlines():
+    for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
         if m := PIN.match(line):
             current = canonicalize_name(m[1])
             assert current not in out, f"{name}: {current} pinned twice"
@@ -45,7 +45,7 @@ def _pyproject() -> dict[str, list[Requirement]]:
 
 
 def test_every_locked_package_is_pinned_with_hashes() -> None:
-    for name in ("runtime.lock", "dev.lock"):
+    for name in ("requirements-runtime.lock", "requirements.lock"):
         pins = _pins(name)
         assert len(pins) > 10
         for pkg, (_, _, hashes) in pins.items():
@@ -53,7 +53,7 @@ def test_every_locked_package_is_pinned_with_hashes() -> None:
 
 
 def test_the_locks_satisfy_pyproject_and_agree() -> None:
-    runtime, dev = _pins("runtime.lock"), _pins("dev.lock")
+    runtime, dev = _pins("requirements-runtime.lock"), _pins("requirements.lock")
     reqs = _pyproject()
     for kind, lock in (("runtime", runtime), ("build", runtime), ("dev", dev)):
         for req in reqs[kind]:
@@ -61,7 +61,7 @@ def test_the_locks_satisfy_pyproject_and_agree() -> None:
             assert name in lock, f"{req} ({kind}) is not in the lock: run `make lock`"
             assert lock[name][0] in req.specifier, f"{name} {lock[name][0]} is not {req}"
     for pkg, (version, marker, _) in runtime.items():
-        assert pkg in dev, f"{pkg} is in runtime.lock but not dev.lock"
+        assert pkg in dev, f"{pkg} is in requirements-runtime.lock but not requirements.lock"
         assert dev[pkg][0] == version, f"{pkg}: runtime {version}, dev {dev[pkg][0]}"
         assert dev[pkg][1] == marker
 
@@ -71,7 +71,7 @@ def test_this_python_gets_every_runtime_package_it_needs() -> None:
     for Python 3.13+)."""
     import importlib.metadata as md
 
-    for pkg, (version, marker, _) in _pins("dev.lock").items():
+    for pkg, (version, marker, _) in _pins("requirements.lock").items():
         if marker is not None and not Marker(marker).evaluate():
             continue
         assert Version(md.version(pkg)) == version, f"{pkg}: installed is not the locked one"
@@ -80,10 +80,10 @@ def test_this_python_gets_every_runtime_package_it_needs() -> None:
 def test_make_and_docker_install_from_the_locks_only() -> None:
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "--require-hashes --no-deps -r $(LOCK)" in make
-    assert "LOCK   := requirements/dev.lock" in make
+    assert "LOCK   := requirements.lock" in make
     assert "--no-deps --no-build-isolation -e ." in make
     docker = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-    assert "--require-hashes --no-deps -r requirements/runtime.lock" in docker
+    assert "--require-hashes --no-deps -r requirements-runtime.lock" in docker
     assert "--no-deps --no-build-isolation ." in docker
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "make test" in ci and "make soak" in ci

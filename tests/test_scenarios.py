@@ -866,7 +866,7 @@ def test_bad_scenarios_name_file_key_and_problem(
                      "'1944-13-45' is not a date: month must be in 1..12", id="impossible-date"),
         pytest.param(
             "[" * 5000,
-            *(  # libyaml (6.0.4, requirements/*.lock) scans ahead to its own depth limit
+            *(  # libyaml (6.0.4, requirements*.lock) scans ahead to its own depth limit
                 ("line 1, column 1001", "exceeded maximum nesting depth")
                 if yaml.__with_libyaml__
                 else ("line 1, column 65", "YAML refused: nested more than 64 levels deep")

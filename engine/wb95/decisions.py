@@ -1,4 +1,4 @@
-"""DESIGN §4: a decision with exactly one legal answer is taken automatically and logged.
+"""DESIGN §4, K101: a decision with exactly one legal answer is taken automatically and logged.
 
 One helper for every kind (issue #16): `only_answer` counts a pending decision's legal
 answers -- as far as two -- from its options, and `take_forced` answers, after every input,
