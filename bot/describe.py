@@ -911,8 +911,9 @@ def _context(
         left = info.get("left") or opts.get("units") or []
         return [
             f"{about}{why}. Units that may go: {', '.join(map(str, left)) or 'none'}. "
-            "Each pursue order moves one unit (several lines at once are fine); "
-            "type pass when you are done."
+            "A pursue order names one unit or several (they follow the same path, "
+            "e.g. pursue A B HEX); the others may still go after it: type pass when no "
+            "more should."
         ]
     if kind == "repair":
         fronts = opts.get("fronts") or {}
@@ -1004,7 +1005,11 @@ def _answers_of(
     if kind == "pursuit":
         first = list(opts.get("first") or [])
         paths2: Mapping[str, list[list[str]]] = opts.get("paths") or {}
-        for unit in info.get("left") or opts.get("units") or []:
+        goers = [str(u) for u in info.get("left") or opts.get("units") or []]
+        if len(goers) > 1:
+            for h in first:
+                out.append((f"pursue {' '.join(goers)} {h}", "all of them enter the vacated hex"))
+        for unit in goers:
             for h in first:
                 out.append((f"pursue {unit} {h}", "enter the vacated hex"))
                 for p in paths2.get(h) or []:

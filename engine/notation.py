@@ -108,7 +108,7 @@ USAGE: dict[str, str] = {
     "bridge": "bridge destroy HEX/HEX [by UNIT]  or  bridge build UNIT HEX/HEX",
     "losses": "losses UNIT [UNIT...]",
     "retreat": "retreat UNIT [HEX...]",
-    "pursue": "pursue UNIT HEX [HEX...]",
+    "pursue": "pursue UNIT [UNIT...] HEX [HEX...]",
     "pass": "pass",
     "done": "done",
 }
@@ -576,12 +576,14 @@ def _parse_retreat(args: list[str]) -> Order:
 def _parse_pursue(args: list[str]) -> Order:
     if not args:
         raise _need("pursue", "a unit and at least one hex")
-    if len(args) > 1 and not _hexish(args[1]):
-        raise _Problem(f"pursue takes one unit, then its path: {USAGE['pursue']}")
-    unit = _unit(args[0])
-    if len(args) < 2:
-        raise _need("pursue", "at least one hex after the unit")
-    return Pursue(unit=unit, path=_path("pursue", args[1:]))
+    units = _leading_units(args, _hexish)
+    if not units:
+        raise _need("pursue", f"at least one unit before the hexes ({_UNIT_HELP})")
+    if len(args) == len(units):
+        raise _need("pursue", "at least one hex after the units")
+    return Pursue(
+        unit=units[0], path=_path("pursue", args[len(units) :]), also=tuple(units[1:])
+    )
 
 
 def _parse_pass(args: list[str]) -> Order:
@@ -773,7 +775,9 @@ def format_order(order: Order) -> str:
         words.append("/".join(order.hexside))
         if order.action == "destroy" and order.hq is not None:
             words += ["by", order.hq]
-    elif isinstance(order, Retreat | Pursue):
+    elif isinstance(order, Pursue):
+        words += [*order.units, *order.path]
+    elif isinstance(order, Retreat):
         words += [order.unit, *order.path]
     elif isinstance(order, PlaceIf):
         words += order.hexes

@@ -206,10 +206,16 @@ class Retreat(Order):
 
 @dataclass(frozen=True)
 class Pursue(Order):
-    """`pursue UNIT HEX [HEX ...]` (5.4)."""
+    """`pursue UNIT [UNIT ...] HEX [HEX ...]` (5.4): each unit in turn takes the same path;
+    `also` holds the units after the first (issue #17: a stack pursues in one order)."""
 
     unit: str
     path: tuple[str, ...]
+    also: tuple[str, ...] = ()
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        return (self.unit, *self.also)
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,10 @@ def test_three_digit_hexes_are_normalised() -> None:
     assert parse_order("bridge destroy 618/619") == Bridge("destroy", ("0618", "0619"), line=1)
     assert parse_order("retreat s-1 335") == Retreat("s-1", ("0335",), line=1)
     assert parse_order("pursue s-1 335") == Pursue("s-1", ("0335",), line=1)
+    # issue #17: a stack pursues in one order
+    assert parse_order("pursue s-1 @0334 0335") == Pursue(
+        "s-1", ("0335",), also=("@0334",), line=1
+    )
 
 
 @pytest.mark.parametrize(
@@ -300,7 +304,7 @@ def test_arrow_without_spaces_other_verbs() -> None:
         ("retreat s-1 0335 x", ["'x' comes after the hexes"]),
         ("pursue", ["pursue needs a unit"]),
         ("pursue g-88a", ["pursue needs at least one hex"]),
-        ("pursue g-88a g-88b 0334", ["pursue takes one unit"]),
+        ("pursue 0334", ["pursue needs at least one unit before the hexes"]),
         # pass / done
         ("pass now", ["extra words after 'pass'", "'now'"]),
         ("done s-1", ["extra words after 'done'"]),
@@ -365,6 +369,7 @@ def test_notation_error_is_a_value_error() -> None:
         (Retreat("s-1"), "retreat s-1"),
         (Retreat("s-1", ("0335", "0336")), "retreat s-1 0335 0336"),
         (Pursue("g-1", ("0334",)), "pursue g-1 0334"),
+        (Pursue("g-1", ("0334", "0335"), also=("g-2",)), "pursue g-1 g-2 0334 0335"),
         (Pass(side="german"), "german: pass"),
         (Done(), "done"),
         (Mod(("undo", "3"), side="mod"), "mod: undo 3"),

@@ -397,3 +397,27 @@ def test_5_4_k95_a_pursuit_or_advance_may_not_over_stack_the_hex() -> None:
     assert r.rule == "3.2.1" and r.ruling == "K95" and "9 CELs" in r.message
     rec = play(setup, *lines, "german: pass", dice=(1, 1))
     assert not rec.state.pending and rec.state.units["g-c"].hex == "0506"
+
+
+def test_5_4_17_a_stack_advances_in_one_order_and_is_checked_unit_by_unit() -> None:
+    """Issue #17: `pursue A B HEX` moves both; the decision closes when no pursuer is left.
+    The units are checked in turn on the position the previous one left, so the third
+    unit that would over-stack refuses the whole order (3.2.1, K95) and nothing moves."""
+    units = [
+        {"id": "g-a", "hex": "0604", "sp": 8, "cel": 4},
+        {"id": "g-b", "hex": "0605", "sp": 4, "cel": 4},
+        {"id": "g-c", "hex": "0506", "sp": 2, "cel": 2},
+        {"id": "s-a", "hex": "0505", "sp": 1, "cel": 1},
+    ]
+    setup = scenario(units, start=GERMAN_COMBAT)
+    lines = ["attack g-a g-b g-c -> 0505", "german: losses g-c"]
+    rec = play(setup, *lines, dice=(1, 1))
+    r = reject(rec, "german: pursue g-a g-b g-c 0505")
+    assert r.rule == "3.2.1" and r.ruling == "K95"
+    assert rec.state.units["g-a"].hex == "0604"  # all or nothing
+    rec = play(setup, *lines, "german: pursue g-a @0605 0505", dice=(1, 1))
+    assert rec.state.units["g-a"].hex == rec.state.units["g-b"].hex == "0505"
+    assert [d.kind for d in rec.state.pending] == ["pursuit"]  # g-c may still go
+    assert rec.state.pending[0].info["left"] == ["g-c"]
+    r = reject(rec, "german: pursue g-c s-a 0505")
+    assert "s-a is not yours" in r.message

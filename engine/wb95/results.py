@@ -26,7 +26,7 @@ from engine.wb95.regular import is_regular
 from engine.wb95.stacking import STACK_LIMIT, stack_cels
 from engine.wb95.strength import is_towed
 from engine.wb95.terrain import intact_bridges, step_cost
-from engine.wb95.units import find_unit
+from engine.wb95.units import find_unit, own_units
 from engine.wb95.zoc import zoc_map
 
 SIDES = ("attacker", "defender")
@@ -577,25 +577,34 @@ def _gun_hexes(state: GameState, who: str) -> set[HexId]:
 
 @handles(o.Pursue)
 def do_pursue(ctx: Ctx, side: str, order: o.Pursue) -> None:
+    """Each named unit pursues along the same path in turn (a stack in one order, issue
+    #17); every step is checked on the position the previous one left (stacking, 3.2.1)."""
     d = _decision(ctx.state, side, "pursuit")
-    u = find_unit(ctx.state, order.unit)
-    left: list[str] = d.info["left"]
-    if u.id not in left:
-        raise Rejected(f"{u.id} cannot pursue: pursuers are {', '.join(left)}", "5.4.1")
+    left0: list[str] = d.info["left"]
+
+    def able(u: UnitState) -> tuple[str, str] | None:
+        return None if u.id in left0 else (f"pursuers are {', '.join(left0)}", "5.4.1")
+
+    units = own_units(ctx.state, side, order.units, able, "pursue")
     try:
         path = [normalize(h) for h in order.path]
     except HexIdError as e:
         raise Rejected(str(e)) from None
-    _check_pursuit(ctx.state, u, path, d.options)
-    start = u.hex
-    assert start is not None
-    ctx.emit("pursued", unit=u.id, side=side, path=[start, *path], to=path[-1])
-    after_move(ctx, u.id, [start, *path])
-    rest = [x for x in left if x != u.id]
-    ctx.emit("decision_updated", side=side, decision="pursuit", info={**d.info, "left": rest})
-    if not rest:
-        _close(ctx, "pursuit")
-        advance(ctx)
+    for u in units:
+        d = _decision(ctx.state, side, "pursuit")
+        left: list[str] = d.info["left"]
+        u = ctx.state.units[u.id]
+        _check_pursuit(ctx.state, u, path, d.options)
+        start = u.hex
+        assert start is not None
+        ctx.emit("pursued", unit=u.id, side=side, path=[start, *path], to=path[-1])
+        after_move(ctx, u.id, [start, *path])
+        rest = [x for x in left if x != u.id]
+        ctx.emit("decision_updated", side=side, decision="pursuit", info={**d.info, "left": rest})
+        if not rest:
+            _close(ctx, "pursuit")
+            advance(ctx)
+            return
 
 
 def _check_pursuit(state: GameState, u: UnitState, path: list[HexId], opts: dict[str, Any]) -> None:
