@@ -1,7 +1,7 @@
 """What a side is told as its step of play begins (issue #17): the reinforcements it may
 bring in now, each with an order it can type as it stands (11.1), the units that must
 attack this Combat Phase (5.1.3) and the enemy hexes that must be attacked (5.1.4), and
-its units out of supply (10.2). Read from the engine as the side's own player may know it
+its units out of supply and where each line of supply is cut (10.1, 10.2). Read from the engine as the side's own player may know it
 (its own units only), so nothing here is hidden from that side."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from engine.notation import format_order
 from engine.state import GameState
 from engine.wb95 import combat, flow
 from engine.wb95.reinforcements import legal_entries
+from engine.wb95.supply_cut import cuts
 
 MAX_LISTED = 8
 
@@ -46,6 +47,11 @@ def announcements(state: GameState, side: str) -> list[str]:
             out.append(f"Enemy hexes that must be attacked (5.1.4): {', '.join(hexes)}")
     oos = sorted(u.id for u in state.on_map(side) if u.oos > 0)
     if oos and kind in ("movement", "combat"):
-        listed = ", ".join(oos[:MAX_LISTED]) + (" ..." if oos[MAX_LISTED:] else "")
-        out.append(f"Out of supply (10.2: half MPs and attack strength): {listed}")
+        out.append("Out of supply (10.2: half MPs and attack strength):")
+        cut = cuts(state, side)
+        for uid in oos[:MAX_LISTED]:
+            why = cut[uid].sentence() if uid in cut else "a line is open again now (10.2.7)"
+            out.append(f"  {uid} (level {state.units[uid].oos}): {why}")
+        if oos[MAX_LISTED:]:
+            out.append(f"  and {len(oos) - MAX_LISTED} more: `map supply` shows them all")
     return out

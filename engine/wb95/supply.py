@@ -297,6 +297,9 @@ def supply_phase(ctx: Ctx, side: str) -> SupplyOutcome:
         rule="10.1.2",
     )
     accumulate = bool(state.setup.options.get("oos_accumulates", True))
+    from engine.wb95.supply_cut import cuts  # it builds on this module
+
+    cut = cuts(state, side, lines)  # the reason a player reads: where the line breaks
     for uid in order:
         u = ctx.state.units[uid]
         if lines[uid].supplied:
@@ -305,9 +308,11 @@ def supply_phase(ctx: Ctx, side: str) -> SupplyOutcome:
                 set_oos(ctx, uid, new, "it traces supply again", "10.2.7", "R9")
         elif u.oos >= 1:
             if accumulate:
-                set_oos(ctx, uid, u.oos + 1, "still out of supply", "10.2.1", "R8")
+                why = f"still out of supply: {cut[uid].sentence()}"
+                set_oos(ctx, uid, u.oos + 1, why, "10.2.1", "R8")
         else:
-            set_oos(ctx, uid, 1, "it cannot trace a line of supply", "10.2.1")
+            why = f"it cannot trace a line of supply: {cut[uid].sentence()}"
+            set_oos(ctx, uid, 1, why, "10.2.1")
     surrendered: list[str] = []
     for uid in order:
         if ctx.state.units[uid].oos >= 1 and surrender_test(ctx, uid):

@@ -1,0 +1,141 @@
+"""Why a unit is out of supply (10.1, issue #17): the hex where its line of supply is cut.
+
+`supply.trace` answers yes or no. A player needs the reason, the way a player at the table
+traces the line with a finger and stops where it breaks: this module follows the line a
+player would draw -- the cheapest one in supply MPs from any supply base, ignoring what
+blocks it -- and names the first obstacle met going back from the unit: an enemy unit or
+enemy ZoC on the line (10.1.10), an enemy town (10.1.11, K38), or the point where the
+nation's supply MPs run out (10.1.7). No line even over open ground (swamps, big rivers
+without a bridge, 10.1.8): the unit is cut off by the terrain.
+
+Everything named here -- enemy stacks, controlled towns, terrain -- is on the board both
+players see; that an unseen counter of a stack exerts the ZoC is what the opponent at the
+table would say when the line is claimed (docs/rulings.md K102).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine.hexgrid import HexId
+from engine.state import GameState
+from engine.wb95.supply import (
+    Blocks,
+    Line,
+    blocks,
+    source_hexes,
+    step_supply_mp,
+    supply_mp,
+    trace,
+)
+from engine.wb95.terrain import intact_bridges
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where and why a unit's line of supply fails."""
+
+    unit: str
+    hex: HexId | None  # where the line breaks (None: no line over any ground)
+    why: str  # a sentence: "0512 is in enemy ZoC"
+    rule: str
+    ruling: str = ""
+
+    def sentence(self) -> str:
+        case = self.rule + (f", {self.ruling}" if self.ruling else "")
+        return f"{self.why} ({case})"
+
+
+def _open_search(
+    state: GameState, side: str, b: Blocks
+) -> tuple[dict[HexId, Fraction], dict[HexId, HexId]]:
+    """Supply MPs from the side's bases to every hex, through anything but terrain a
+    line may not cross; with the previous hex of each cheapest line."""
+    grid = state.setup.map.grid
+    bridges = intact_bridges(state)
+    dist: dict[HexId, Fraction] = {}
+    prev: dict[HexId, HexId] = {}
+    heap: list[tuple[Fraction, HexId]] = []
+    for h in sorted(source_hexes(state, side)):
+        dist[h] = Fraction(0)
+        heap.append((Fraction(0), h))
+    heapq.heapify(heap)
+    while heap:
+        cost, h = heapq.heappop(heap)
+        if cost > dist[h]:
+            continue
+        for n in grid.neighbours(h):
+            step = step_supply_mp(state, b, h, n, bridges)
+            if step is None:
+                continue
+            nc = cost + step
+            if n not in dist or nc < dist[n]:
+                dist[n] = nc
+                prev[n] = h
+                heapq.heappush(heap, (nc, n))
+    return dist, prev
+
+
+def _blocked_why(b: Blocks, h: HexId, own: bool) -> tuple[str, str, str]:
+    where = f"its own hex {h}" if own else h
+    if h in b.enemy_units:
+        return f"enemy units hold {where}", "10.1.10", ""
+    if h in b.enemy_zoc:
+        return f"{where} is in enemy ZoC", "10.1.10", ""
+    return f"{where} is an enemy-held town or next to one", "10.1.11", "K38"
+
+
+def cuts(state: GameState, side: str, lines: Mapping[str, Line] | None = None) -> dict[str, Cut]:
+    """For every unit of `side` on the map that cannot trace supply now: where its line is
+    cut. Supplied units (and units in fixed positions, 7.3.7) are not listed. `lines`: the
+    side's `supply.trace`, when the caller has it."""
+    if lines is None:
+        lines = trace(state, side)
+    out_ids = [uid for uid, line in lines.items() if not line.supplied]
+    if not out_ids:
+        return {}
+    b = blocks(state, side)
+    dist, prev = _open_search(state, side, b)
+    out: dict[str, Cut] = {}
+    for uid in out_ids:
+        u = state.units[uid]
+        assert u.hex is not None
+        limit = Fraction(supply_mp(state, u))
+        if u.hex not in dist:
+            out[uid] = Cut(
+                uid,
+                None,
+                f"no line of supply can reach {u.hex} from a supply base over this ground "
+                "(swamp, mountains or a big river without a bridge close it)",
+                "10.1.8",
+            )
+            continue
+        path = [u.hex]
+        while path[-1] in prev:
+            path.append(prev[path[-1]])
+        # path runs from the unit back to a base: the first obstacle met is the cut
+        hit = next((h for h in path if b.blocked(h)), None)
+        if hit is not None:
+            why, rule, ruling = _blocked_why(b, hit, own=hit == u.hex)
+            out[uid] = Cut(uid, hit, why, rule, ruling)
+            continue
+        # no obstacle: too far; the line reaches `last` within the nation's MPs, no further
+        beyond = [h for h in path if dist[h] > limit]  # from the unit back toward the base
+        short = beyond[-1]
+        last = prev.get(short)
+        reach = f"it reaches {last} and stops short of {short}" if last else f"stops at {short}"
+        out[uid] = Cut(
+            uid,
+            short,
+            f"the nearest supply base is {_mp(dist[u.hex])} supply MPs away, more than its "
+            f"{_mp(limit)}: {reach}",
+            "10.1.7",
+        )
+    return out
+
+
+def _mp(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.1f}"
