@@ -19,11 +19,14 @@ from engine.core import Event
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.model import MapData
 from engine.state import GameState
-from engine.view import MODERATOR, SPECTATOR, UnitView, View, view
+from engine.view import MODERATOR, SPECTATOR, View, view
 from render import style
-from render.counters import colours, sprite
-from render.geometry import Geom, bbox, full_geom
-from render.terrain import terrain_layer
+from render.canvas import Boxes, Canvas, Overlay
+from render.geometry import SQ3, Geom, bbox, full_geom
+from render.header import with_header
+from render.labels import place_names
+from render.stacks import draw_stacks
+from render.terrain import bridge, bridge_ends, terrain_layer
 
 MAX_RADIUS = 20
 CROP_ZOOM = 2.0  # default for crops: counter text ~18 px, readable on a phone
@@ -120,6 +123,22 @@ def _hex(m: MapData, text: str) -> HexId:
     return h
 
 
+def crop_box(
+    m: MapData, g: Geom, crop: Crop | None, size: tuple[int, int]
+) -> tuple[int, int, int, int]:
+    """The pixel window of a crop in the whole map's geometry: a hex and its radius are
+    centred in the picture, even at the map's edge (#18, item 12)."""
+    if crop is None:
+        return (0, 0, size[0], size[1])
+    if isinstance(crop, Box):
+        return bbox(g, crop_hexes(m, crop), pad=0.1 * g.r)
+    crop_hexes(m, crop)  # checks the hex and the radius
+    x, y = g.center(normalize(crop.hex))
+    hw = 1.5 * g.r * crop.radius + 1.1 * g.r
+    hh = SQ3 * g.r * (crop.radius + 0.5) + 0.1 * g.r
+    return (round(x - hw), round(y - hh), round(x + hw), round(y + hh))
+
+
 def render_view(
     m: MapData,
     v: View,
@@ -131,29 +150,36 @@ def render_view(
     hq_range: int | None = None,
     events: Sequence[Event] | None = None,
 ) -> Image.Image:
+    """The picture of view `v` of map `m`: the terrain layer, then the overlays in order
+    (each a function of the Canvas; an optional one is appended where asked for), place
+    names last so they keep clear of everything drawn, then the header."""
     z = zoom if zoom is not None else (1.0 if crop is None else CROP_ZOOM)
     if not style.ZOOM_RANGE[0] <= z <= style.ZOOM_RANGE[1]:
         lo, hi = style.ZOOM_RANGE
         raise RenderError(f"zoom {z:g} is out of range: use {lo:g} to {hi:g}")
     r = style.BASE_RADIUS * z
     g_full, w, h = full_geom(m.grid, r, margin=0.3 * r)
-    if crop is None:
-        box = (0, 0, w, h)
-    else:
-        box = bbox(g_full, crop_hexes(m, crop), pad=0.1 * r)
-    layer = terrain_layer(m, g_full, box)
-    img = layer.copy()
+    box = crop_box(m, g_full, crop, (w, h))
+    img = terrain_layer(m, g_full, box).copy()
     g = g_full.shifted(-box[0], -box[1])
-    d = ImageDraw.Draw(img)
+    c = Canvas(img, ImageDraw.Draw(img), g, m, v, z, Boxes(2 * r))
+    overlays: list[Overlay] = [bridge_states]
     if control:
-        _control(d, g, v, img.size)
+        overlays.append(_control)
     if hq_range is not None:
-        _hq_ranges(d, g, m, v, hq_range, img.size)
-    _units(img, d, g, v)
-    _pending(d, g, v, img.size)
+        overlays.append(lambda c: _hq_ranges(c, hq_range))
+    overlays += [draw_stacks, _pending]
     if events:
-        _overlays(d, g, m, last_phase_events(events, v.turn))
-    return _with_title(img, v, title or v.scenario, z)
+        overlays.append(lambda c: _overlays(c, last_phase_events(events, v.turn)))
+    overlays.append(place_names)
+    for overlay in overlays:
+        overlay(c)
+    where = (
+        ""
+        if crop is None
+        else (f"around {normalize(crop.hex)}" if isinstance(crop, Around) else f"{crop.a}-{crop.b}")
+    )
+    return with_header(img, m, v, title or v.scenario, z, crop is not None, where)
 
 
 def locate(
@@ -164,36 +190,45 @@ def locate(
     z = zoom if zoom is not None else (1.0 if crop is None else CROP_ZOOM)
     r = style.BASE_RADIUS * z
     g, w, hh = full_geom(m.grid, r, margin=0.3 * r)
-    box = (0, 0, w, hh) if crop is None else bbox(g, crop_hexes(m, crop), pad=0.1 * r)
+    box = crop_box(m, g, crop, (w, hh))
     title = img.height - (box[3] - box[1])
     x, y = g.center(h)
     return round(x - box[0]), round(y - box[1] + title)
 
 
-def _inside(g: Geom, h: HexId, size: tuple[int, int]) -> bool:
-    x, y = g.center(h)
-    return -g.r <= x <= size[0] + g.r and -g.r <= y <= size[1] + g.r
+def bridge_states(c: Canvas) -> None:
+    """Bridges whose state the view tells (14.0): a blown printed bridge is crossed out,
+    a bridge built in play is drawn (#18, item 9). The printed ones are in the terrain."""
+    for k, b in c.v.bridges.items():
+        a, bb = k.split("/")
+        if not (c.inside(a) or c.inside(bb)):
+            continue
+        intact, printed = b.get("intact", True), b.get("printed", True)
+        if printed and intact:
+            continue
+        p, q = bridge_ends(c.g, a, bb)
+        bridge(c.d, p, q, c.g.r, destroyed=not intact)
 
 
-def _control(d: ImageDraw.ImageDraw, g: Geom, v: View, size: tuple[int, int]) -> None:
+def _control(c: Canvas) -> None:
+    d, g = c.d, c.g
     width = max(2, round(0.08 * g.r))
-    for h, side in v.control.items():
-        if _inside(g, h, size):
+    for h, side in c.v.control.items():
+        if c.inside(h):
             pts = g.corners(h, 0.9)
             d.line([*pts, pts[0]], fill=style.CONTROL.get(side, (80, 80, 200)), width=width)
 
 
-def _hq_ranges(
-    d: ImageDraw.ImageDraw, g: Geom, m: MapData, v: View, radius: int, size: tuple[int, int]
-) -> None:
+def _hq_ranges(c: Canvas, radius: int) -> None:
     """HQ range on request: the rim of the hexes within `radius` of each HQ the view shows."""
+    d, g, m = c.d, c.g, c.m
     width = max(2, round(0.06 * g.r))
-    for u in v.units:
+    for u in c.v.units:
         if u.type != "hq" or u.hex is None or u.eliminated or u.known != "full":
             continue
         area = set(m.grid.within(u.hex, radius))
         for h in area:
-            if not _inside(g, h, size):
+            if not c.inside(h):
                 continue
             for n in m.grid.neighbours_unbounded(h):
                 if n not in area:
@@ -219,9 +254,10 @@ def last_phase_events(events: Sequence[Event], turn: int) -> list[Event]:
     return []
 
 
-def _overlays(d: ImageDraw.ImageDraw, g: Geom, m: MapData, events: Sequence[Event]) -> None:
+def _overlays(c: Canvas, events: Sequence[Event]) -> None:
     """Arrows along moved (solid) and retreat/pursuit (dashed) paths, then combat labels
     ("3:1  - / D2") at the defending hexes. Only hexes and results are drawn, never unit ids."""
+    d, g, m = c.d, c.g, c.m
     width = max(3, round(0.12 * g.r))
     for e in events:
         path = [h for h in e.data.get("path") or [] if isinstance(h, str) and m.grid.contains(h)]
@@ -290,9 +326,10 @@ def _arrow_head(
     )
 
 
-def _pending(d: ImageDraw.ImageDraw, g: Geom, v: View, size: tuple[int, int]) -> None:
+def _pending(c: Canvas) -> None:
     """The hexes of a pending retreat/pursuit/losses decision, when the view shows its
     options (only to the side it is addressed to, and the moderator)."""
+    d, g, v = c.d, c.g, c.v
     where = {u.id: u.hex for u in v.units if u.id is not None and u.hex is not None}
     hexes: set[str] = set()
     for p in v.pending:
@@ -310,166 +347,6 @@ def _pending(d: ImageDraw.ImageDraw, g: Geom, v: View, size: tuple[int, int]) ->
             hexes.update(h for h in first if isinstance(h, str))
     width = max(3, round(0.1 * g.r))
     for h in sorted(hexes):
-        if _inside(g, h, size):
+        if c.inside(h):
             pts = g.corners(h, 0.82)
             d.line([*pts, pts[0]], fill=style.PENDING, width=width)
-
-
-def _stack_markers(us: Sequence[UnitView]) -> list[tuple[str, str]]:
-    full = [u for u in us if u.known == "full"]
-    out: list[tuple[str, str]] = []
-    oos = max((u.oos or 0 for u in full), default=0)
-    if oos:
-        out.append(("oos", f"OoS{oos}"))
-    if any(u.disorganized for u in full):
-        out.append(("dg", "DG"))
-    forts = {u.fortification for u in us if u.fortification}
-    for f in ("if", "ff"):
-        if f in forts:
-            out.append((f, f.upper()))
-            break
-    if any(u.strategic for u in full):
-        out.append(("sm", "SM"))
-    if any(u.setup == "transport" for u in full):
-        out.append(("tr", "TR"))
-    return out
-
-
-def _units(img: Image.Image, d: ImageDraw.ImageDraw, g: Geom, v: View) -> None:
-    stacks: dict[HexId, list[UnitView]] = {}
-    for u in v.units:
-        if u.hex is not None and not u.eliminated:
-            stacks.setdefault(u.hex, []).append(u)
-    s = max(12, round(1.2 * g.r))
-    badge_font = style.font(max(10, 0.3 * s))
-    tag_font = style.font(max(9, 0.24 * s))
-    for h in sorted(stacks):
-        if not _inside(g, h, img.size):
-            continue
-        us = sorted(stacks[h], key=lambda u: u.stack_pos)
-        top = us[0]
-        count = v.stacks.get(h)  # None: a masked stack, its count is not seen
-        x, y = g.center(h)
-        x0, y0 = round(x - s / 2), round(y + 0.05 * g.r - s / 2)
-        bg, _ink = colours(top.side, top.nation if top.known == "full" else None)
-        if count and count > 1:
-            step = max(2, round(0.07 * s))
-            shade = tuple(max(0, c - 50) for c in bg)
-            for k in (2, 1) if count > 2 else (1,):
-                d.rectangle(
-                    (x0 + k * step, y0 - k * step, x0 + k * step + s - 1, y0 - k * step + s - 1),
-                    fill=shade,
-                    outline=(0, 0, 0),
-                )
-        img.paste(sprite(top, s), (x0, y0))
-        if count and count > 1:
-            bx, by, br = x0 + s, y0 + s, max(7, round(0.2 * s))
-            d.ellipse((bx - br, by - br, bx + br, by + br), fill=(255, 255, 255), outline=(0, 0, 0))
-            d.text((bx, by), str(count), fill=(0, 0, 0), font=badge_font, anchor="mm")
-        ty: float = y0
-        for kind, label in _stack_markers(us):
-            tbg, tink = style.MARKER[kind]
-            left, t, rr, b = d.textbbox((0, 0), label, font=tag_font)
-            tw, th = rr - left + 4, b - t + 4
-            tx = x0 - tw + max(3, round(0.15 * s))
-            d.rectangle((tx, ty, tx + tw, ty + th), fill=tbg, outline=(0, 0, 0))
-            d.text((tx + tw / 2, ty + th / 2), label, fill=tink, font=tag_font, anchor="mm")
-            ty += th + 1
-
-
-def _phase_text(v: View) -> str:
-    date = f" ({v.date})" if v.date else ""
-    active = ", ".join(v.active) if v.active else "-"
-    status = "  GAME OVER" if v.over else ""
-    waiting = f"  waiting for {', '.join(v.awaited)}" if v.awaited and v.awaited != v.active else ""
-    return (
-        f"Turn {v.turn}{date}  ·  {v.phase} phase ({v.phase_number})  ·  active: {active}"
-        f"{waiting}  ·  view: {v.viewer}{status}"
-    )
-
-
-_LEGEND_TERRAIN = ("clear", "hills", "forest", "swamp", "town", "city")
-_LEGEND_LINES = (
-    ("stream", style.HEXSIDE["stream"][0]),
-    ("river", style.HEXSIDE["river"][0]),
-    ("big river", style.HEXSIDE["big-river"][0]),
-    ("fortified line", style.HEXSIDE["fortified-line"][0]),
-    ("main road", style.ROAD["main"][0]),
-    ("side road", style.ROAD["side"][0]),
-    ("railway", style.ROAD["rail"][0]),
-)
-_LEGEND_MARKERS = (
-    ("oos", "OoS out of supply"),
-    ("dg", "DG disorganized"),
-    ("ff", "FF/IF fortified"),
-    ("sm", "SM strategic"),
-    ("tr", "TR transport"),
-)
-
-
-def _with_title(img: Image.Image, v: View, name: str, z: float) -> Image.Image:
-    """A title block above the map: scenario, turn and date, phase, active side, legend."""
-    w = img.width
-    fs = max(11.0, 8 * z)
-    big, small = style.font(fs * 1.25), style.font(fs, bold=False)
-    pad = round(fs * 0.5)
-    # lay out legend items as (kind, swatch, text) and wrap them by width
-    items: list[tuple[str, style.RGB, str]] = [
-        ("fill", style.TERRAIN[t], t) for t in _LEGEND_TERRAIN
-    ]
-    items += [("line", c, t) for t, c in _LEGEND_LINES]
-    items += [("tag", style.MARKER[k][0], t) for k, t in _LEGEND_MARKERS]
-    # the red corner of a counter that lost CELs: its factors show its strength now (K15)
-    items.append(("corner", style.REDUCED, "reduced: strength now"))
-    probe = ImageDraw.Draw(img)
-    sw = round(fs * 1.2)
-    rows: list[list[tuple[str, style.RGB, str, int]]] = [[]]
-    x = pad
-    for kind, c, text in items:
-        tw = round(probe.textlength(text, font=small)) + sw + round(fs * 1.3)
-        if x + tw > w - pad and rows[-1]:
-            rows.append([])
-            x = pad
-        rows[-1].append((kind, c, text, x))
-        x += tw
-    line_h = round(fs * 1.5)
-    title_lines = [f"{name}", _phase_text(v)]
-    head = pad + round(fs * 1.6) + line_h * len(_wrap(probe, title_lines[1], small, w - 2 * pad))
-    th = head + line_h * len(rows) + pad
-    out = Image.new("RGB", (w, th + img.height), (255, 255, 255))
-    out.paste(img, (0, th))
-    d = ImageDraw.Draw(out)
-    d.text((pad, pad), title_lines[0], fill=(0, 0, 0), font=big)
-    y = pad + round(fs * 1.6)
-    for line in _wrap(d, title_lines[1], small, w - 2 * pad):
-        d.text((pad, y), line, fill=(0, 0, 0), font=small)
-        y += line_h
-    for row in rows:
-        for kind, c, text, lx in row:
-            cy = y + line_h / 2 - 1
-            if kind == "fill":
-                d.rectangle((lx, cy - sw / 2.5, lx + sw, cy + sw / 2.5), fill=c, outline=(0, 0, 0))
-            elif kind == "line":
-                d.line((lx, cy, lx + sw, cy), fill=c, width=max(2, round(fs / 4)))
-            elif kind == "corner":
-                top, bottom = cy - sw / 2.5, cy + sw / 2.5
-                d.rectangle((lx, top, lx + sw, bottom), fill=(255, 255, 255), outline=(0, 0, 0))
-                d.polygon([(lx, top), (lx + sw / 2, top), (lx, top + sw / 2)], fill=c)
-            else:
-                d.rectangle((lx, cy - sw / 3, lx + sw, cy + sw / 3), fill=c, outline=(0, 0, 0))
-            d.text((lx + sw + 4, cy), text, fill=(0, 0, 0), font=small, anchor="lm")
-        y += line_h
-    d.line((0, th - 1, w, th - 1), fill=(0, 0, 0), width=1)
-    return out
-
-
-def _wrap(d: ImageDraw.ImageDraw, text: str, f: style.Font, width: float) -> list[str]:
-    parts = text.split("  ·  ")
-    lines = [parts[0]]
-    for p in parts[1:]:
-        cand = f"{lines[-1]}  ·  {p}"
-        if d.textlength(cand, font=f) <= width:
-            lines[-1] = cand
-        else:
-            lines.append(p)
-    return lines

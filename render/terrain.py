@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
 
 from PIL import Image, ImageDraw
 
@@ -15,6 +14,7 @@ from engine.hexgrid import HexId
 from engine.model import MapData
 from render import style
 from render.geometry import SQ3, Geom
+from render.roads import draw_roads
 
 _CACHE_SIZE = 12
 _cache: OrderedDict[tuple[int, float, tuple[int, int, int, int]], tuple[MapData, Image.Image]] = (
@@ -58,27 +58,43 @@ def _visible(m: MapData, g: Geom, w: int, h: int) -> list[HexId]:
 def draw_terrain(m: MapData, g: Geom, w: int, h: int) -> Image.Image:
     img = Image.new("RGB", (w, h), style.BACKGROUND)
     d = ImageDraw.Draw(img)
-    r = g.r
     hexes = _visible(m, g, w, h)
     shown = set(hexes)
     for hx in hexes:
         t = m.terrain_of(hx)
         d.polygon(g.corners(hx), fill=style.TERRAIN.get(t, style.TERRAIN_UNKNOWN))
     for hx in hexes:
-        _pattern(d, g, hx, m.terrain_of(hx))
+        pattern(d, g, hx, m.terrain_of(hx))
     for hx in hexes:
         d.polygon(g.corners(hx), outline=style.GRID_LINE)
     _zones(d, g, m, shown)
     _frame(d, g, m)
     _hexsides(d, g, m, shown)
-    _roads(d, g, m, shown)
+    draw_roads(d, g, m, shown)
     _bridges(d, g, m, shown)
-    num_font = style.font(max(7.0, 0.3 * r), bold=False)
+    num_font = number_font(g)
     for hx in hexes:
-        x, y = g.center(hx)
-        d.text((x, y - 0.86 * r), hx, fill=style.HEX_NUMBER, font=num_font, anchor="ma")
-    _names(d, g, m, shown)
-    return img
+        hex_number(d, g, hx, num_font)
+    return img  # place names are drawn per picture, clear of the counters (render.labels)
+
+
+def number_font(g: Geom) -> style.Font:
+    return style.font(max(9.0, 0.3 * g.r), bold=False)
+
+
+def hex_number(
+    d: ImageDraw.ImageDraw, g: Geom, hx: HexId, f: style.Font, halo: bool = False
+) -> None:
+    x, y = g.center(hx)
+    d.text(
+        (x, y - 0.84 * g.r),
+        hx,
+        fill=style.HEX_NUMBER,
+        font=f,
+        anchor="ma",
+        stroke_width=1 if halo else 0,
+        stroke_fill=style.LABEL_HALO,
+    )
 
 
 def _ring(g: Geom, hx: HexId, n: int, dist: float, phase: float = 0.0) -> list[tuple[float, float]]:
@@ -92,7 +108,7 @@ def _ring(g: Geom, hx: HexId, n: int, dist: float, phase: float = 0.0) -> list[t
     ]
 
 
-def _pattern(d: ImageDraw.ImageDraw, g: Geom, hx: HexId, t: str) -> None:
+def pattern(d: ImageDraw.ImageDraw, g: Geom, hx: HexId, t: str) -> None:
     """Print-like texture, kept off the hex centre (the centre pixel is the fill colour)."""
     ink = style.TERRAIN_MARK.get(t)
     if ink is None:
@@ -192,85 +208,35 @@ def _teeth(
         )
 
 
-def _segments(
-    g: Geom, pairs: Iterable[tuple[HexId, HexId]]
-) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    return [(g.center(a), g.center(b)) for a, b in pairs]
-
-
-def _roads(d: ImageDraw.ImageDraw, g: Geom, m: MapData, shown: set[HexId]) -> None:
-    for kind in ("side", "main", "rail"):
-        colour, wr = style.ROAD[kind]
-        width = max(1, round(wr * g.r))
-        pairs = [
-            k for k, kinds in m.roads.items() if kind in kinds and (k[0] in shown or k[1] in shown)
-        ]
-        if kind != "rail":
-            # main and side roads on one hexside: draw the rail beside them, not on top
-            for p, q in _segments(g, pairs):
-                d.line((p, q), fill=colour, width=width)
-            for p, q in _segments(g, pairs):  # round joints
-                for x, y in (p, q):
-                    s = width / 2
-                    d.ellipse((x - s, y - s, x + s, y + s), fill=colour)
-            continue
-        for a, b in pairs:
-            (px, py), (qx, qy) = g.center(a), g.center(b)
-            if m.roads[(a, b)] & {"main", "side"}:
-                off = 0.12 * g.r  # shift the rail off a road on the same hexside
-                dx, dy = qx - px, qy - py
-                n = math.hypot(dx, dy) or 1.0
-                px, py, qx, qy = (
-                    px - dy / n * off,
-                    py + dx / n * off,
-                    qx - dy / n * off,
-                    qy + dx / n * off,
-                )
-            d.line(((px, py), (qx, qy)), fill=colour, width=width)
-            dx, dy = qx - px, qy - py
-            n = math.hypot(dx, dy) or 1.0
-            tx, ty = -dy / n * 0.1 * g.r, dx / n * 0.1 * g.r
-            for i in range(1, 5):
-                cx, cy = px + dx * i / 5, py + dy * i / 5
-                d.line(
-                    ((cx - tx, cy - ty), (cx + tx, cy + ty)), fill=colour, width=max(1, width // 2)
-                )
-
-
 def _bridges(d: ImageDraw.ImageDraw, g: Geom, m: MapData, shown: set[HexId]) -> None:
     for a, b in sorted(m.bridges):
-        if a not in shown and b not in shown:
-            continue
-        (ax, ay), (bx, by) = g.center(a), g.center(b)
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        dx, dy = (bx - ax) * 0.2, (by - ay) * 0.2
-        w = max(3, round(0.22 * g.r))
-        d.line(((mx - dx, my - dy), (mx + dx, my + dy)), fill=style.BRIDGE, width=w)
-        d.line(((mx - dx, my - dy), (mx + dx, my + dy)), fill=(235, 225, 200), width=max(1, w - 4))
+        if a in shown or b in shown:
+            p, q = bridge_ends(g, a, b)
+            bridge(d, p, q, g.r)
 
 
-def _names(d: ImageDraw.ImageDraw, g: Geom, m: MapData, shown: set[HexId]) -> None:
-    f = style.font(max(9.0, 0.4 * g.r))
-    groups: list[tuple[str, list[HexId]]] = []
-    for hx, name in sorted(m.names.items()):
-        for gname, members in groups:
-            if gname == name and m.grid.distance(members[0], hx) <= 2:
-                members.append(hx)
-                break
-        else:
-            groups.append((name, [hx]))
-    for name, members in groups:
-        if not any(h in shown for h in members):
-            continue
-        pts = [g.center(h) for h in members]
-        x = sum(p[0] for p in pts) / len(pts)
-        y = max(p[1] for p in pts)
-        d.text(
-            (x, y + 0.72 * g.r),
-            name,
-            fill=style.PLACE_NAME,
-            font=f,
-            anchor="mm",
-            stroke_width=max(2, round(0.08 * g.r)),
-            stroke_fill=(255, 255, 255),
-        )
+def bridge_ends(g: Geom, a: HexId, b: HexId) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The ends of the deck of a bridge over the hexside a/b: along the road, across it."""
+    (ax, ay), (bx, by) = g.center(a), g.center(b)
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    dx, dy = (bx - ax) * 0.2, (by - ay) * 0.2
+    return (mx - dx, my - dy), (mx + dx, my + dy)
+
+
+def bridge(
+    d: ImageDraw.ImageDraw,
+    p: tuple[float, float],
+    q: tuple[float, float],
+    r: float,
+    destroyed: bool = False,
+) -> None:
+    """A bridge deck from p to q (across the river); a blown one crossed out in red."""
+    w = max(3, round(0.22 * r))
+    d.line((p, q), fill=style.BRIDGE, width=w)
+    d.line((p, q), fill=style.BRIDGE_DECK, width=max(1, w - 4))
+    if destroyed:
+        mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+        s = 0.28 * r
+        lw = max(2, round(0.09 * r))
+        d.line((mx - s, my - s, mx + s, my + s), fill=style.DESTROYED, width=lw)
+        d.line((mx - s, my + s, mx + s, my - s), fill=style.DESTROYED, width=lw)
