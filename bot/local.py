@@ -25,7 +25,7 @@ import difflib
 import getpass
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,7 @@ Other commands:
   odds ATTACK-ORDER          preview an attack, e.g. odds attack s-232 -> 1619
   log [new|N]                the turn log (new: since your last input; N: last N lines)
   map [HEX [RADIUS]]         write a PNG of the map in your view; around HEX if given
+  map legend                 write a PNG of the map's legend (terrain, markers, counters)
   undo                       take back your last input (not past a die roll)
   export FILE                a game record; `kessel run FILE` replays it
   mod COMMAND                moderator tools of the service (hot seat), e.g. mod rollback 120
@@ -701,8 +702,13 @@ class LocalPlay:
 
     async def cmd_map(self, args: Sequence[str]) -> None:
         if len(args) > 2:
-            raise Refusal("map [HEX [RADIUS]]")
+            raise Refusal("map [HEX [RADIUS]] | map legend")
         around = args[0] if args else None
+        if around is not None and around.lower() == "legend" and len(args) == 1:
+            await self._write_picture(
+                f"kessel-{self._gid}-legend.png", self.ref.legend_png(self.me, self._gid), "legend"
+            )
+            return
         radius = 4
         if len(args) == 2:
             try:
@@ -715,13 +721,18 @@ class LocalPlay:
         s = g.state
         number = flow.current_phase(s).number  # the phase's printed number (2.2)
         name = f"kessel-{g.id}-t{s.turn}-p{number}" + (f"-{around}" if around else "") + ".png"
-        with self.out.busy("Drawing the map"):
-            png = await self.ref.map_png(self.me, self._gid, around=around, radius=radius)
+        await self._write_picture(
+            name, self.ref.map_png(self.me, self._gid, around=around, radius=radius), "map"
+        )
+
+    async def _write_picture(self, name: str, drawing: Awaitable[bytes], what: str) -> None:
+        with self.out.busy(f"Drawing the {what}"):
+            png = await drawing
         try:
-            path = write_file(name, png, stores=[self.db], what="map picture")
+            path = write_file(name, png, stores=[self.db], what=f"{what} picture")
         except WriteRefused as e:
             raise Refusal(str(e)) from None
-        self.out.line(f"map written to {path.resolve()} ({len(png) / 1024:.0f} KiB)", "good")
+        self.out.line(f"{what} written to {path.resolve()} ({len(png) / 1024:.0f} KiB)", "good")
 
     async def cmd_export(self, args: Sequence[str]) -> None:
         force = len(args) == 2 and args[1].lower() in ("force", "--force")
@@ -793,7 +804,7 @@ ARITY: dict[str, tuple[int, int, str]] = {
         1,
         "log [new|N]: the turn log, what is new since your last input, or the last N lines",
     ),
-    "map": (0, 2, "map [HEX [RADIUS]]"),
+    "map": (0, 2, "map [HEX [RADIUS]] | map legend"),
     "undo": (0, 0, "undo (takes back your last input)"),
     "export": (1, 2, "export FILE [force]: force replaces a file that is not a Kessel export"),
     "orders": (0, 0, "orders"),

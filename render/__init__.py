@@ -2,14 +2,18 @@
 
 `snapshot(state, viewer, crop=Around("3211", 3))` draws what `viewer` may see
 (`engine.view.view`, so fog of war holds) over the cached terrain layer of the map;
-`to_png` encodes it. Safe to call from a worker thread.
+`to_png` encodes it; `legend(state, viewer)` is the map's full legend (#18); `focus_hex`
+picks a phone-sized crop's centre when none is asked for. Safe to call from a worker
+thread.
 """
 
+from render.focus import focus_hex
 from render.snapshot import (
     Around,
     Box,
     RenderError,
     crop_hexes,
+    legend,
     render_view,
     snapshot,
     snapshot_png,
@@ -21,6 +25,8 @@ __all__ = [
     "Box",
     "RenderError",
     "crop_hexes",
+    "focus_hex",
+    "legend",
     "render_view",
     "snapshot",
     "snapshot_png",

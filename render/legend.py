@@ -43,7 +43,8 @@ MARKERS = {
 
 @dataclass(frozen=True)
 class Key:
-    kind: str  # "terrain", "line", "bridge", "destroyed", "marker", "badge", "corner", "zone"
+    # "terrain", "line", "bridge", "destroyed", "zone", "marker", "badge", "corner", "nation"
+    kind: str
     what: str  # terrain name, feature, marker kind or badge text
     text: str
 
@@ -94,7 +95,14 @@ def draw_key(d: ImageDraw.ImageDraw, k: Key, x: float, cy: float, sw: float) -> 
     elif k.kind == "zone":
         d.rectangle((x, top, x + sw, bottom), outline=style.ZONE, width=max(2, round(sw / 10)))
     elif k.kind == "marker":
-        d.rectangle((x, top, x + sw, bottom), fill=style.MARKER[k.what][0], outline=(0, 0, 0))
+        bg, ink = style.MARKER[k.what]
+        d.rectangle((x, top, x + sw, bottom), fill=bg, outline=(0, 0, 0))
+        label = k.text.split()[0].split("/")[0]  # "OoS", "DG", "FF", "MASK"
+        f = style.fitted(label, h * 0.6, sw - 4)
+        d.text((x + sw / 2, cy), label, fill=ink, font=f, anchor="mm")
+    elif k.kind == "nation":
+        bg, ink = style.NATION[k.what]
+        d.rectangle((x, top, x + sw, bottom), fill=bg, outline=(0, 0, 0))
     elif k.kind == "badge":
         if k.what == "?":
             d.rectangle((x, top, x + sw, bottom), fill=style.NATION["soviet"][0], outline=(0,) * 3)
@@ -128,14 +136,24 @@ def legend_image(m: MapData, v: View | None = None, title: str | None = None) ->
         Key("badge", "?", "an enemy stack under a mask: nothing is seen (16.1.2)"),
         Key("corner", "reduced", "red corner: lost CELs, factors are its strength now (K15)"),
     ]
-    anatomy_h = 230
-    rows = len(keys) + len(marks) + len(stacks) + 3
+    nations = [
+        Key("nation", n, t)
+        for n, t in (
+            ("german", "German"),
+            ("ss", "German SS"),
+            ("soviet", "Soviet"),
+            ("guards", "Soviet Guards"),
+        )
+    ]
+    anatomy_h = 290
+    rows = len(keys) + len(marks) + len(stacks) + len(nations) + 4
     h = pad * 3 + round(fs * 1.8) + rows * line_h + anatomy_h + 5 * line_h
     img = Image.new("RGB", (WIDTH, h), (255, 255, 255))
     d = ImageDraw.Draw(img)
     d.text((pad, pad), title or f"Legend: the {m.id} map", fill=(0, 0, 0), font=big)
     y = pad + round(fs * 2.2)
-    for head, group in (("The map", keys), ("Markers", marks), ("Stacks", stacks)):
+    groups = (("The map", keys), ("Counters", nations), ("Markers", marks), ("Stacks", stacks))
+    for head, group in groups:
         d.text((pad, y), head, fill=(0, 0, 0), font=style.font(fs))
         y += line_h
         for k in group:
@@ -146,8 +164,8 @@ def legend_image(m: MapData, v: View | None = None, title: str | None = None) ->
             ty = y + line_h / 2 - 2
             d.text((pad + sw + 12, ty), k.text, fill=(0, 0, 0), font=small, anchor="lm")
             y += line_h
-    _anatomy(img, d, pad, y, fs)
-    return img
+    bottom = _anatomy(img, d, pad, y, fs)
+    return img.crop((0, 0, WIDTH, min(h, bottom + pad)))
 
 
 def terrain_swatch(
@@ -179,8 +197,8 @@ SAMPLE = UnitView(
 )
 
 
-def _anatomy(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, fs: int) -> None:
-    """A sample counter, 150 px, with call-outs for each part."""
+def _anatomy(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, fs: int) -> int:
+    """A sample counter, 150 px, with call-outs for each part; returns the bottom."""
     f = style.font(fs, bold=False)
     d.text((x, y), "A counter", fill=(0, 0, 0), font=style.font(fs))
     s = 150
@@ -202,7 +220,9 @@ def _anatomy(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, fs: int) 
         d.ellipse((ax - 3, ay - 3, ax + 3, ay + 3), fill=(0, 0, 0))
         d.text((tx, ty), text, fill=(0, 0, 0), font=f, anchor="lm")
     y2 = cy0 + s + 50
-    d.text((x, y2), _VIEWS, fill=(0, 0, 0), font=style.font(fs * 0.85, bold=False))
+    f = style.font(fs * 0.85, bold=False)
+    d.multiline_text((x, y2), _VIEWS, fill=(0, 0, 0), font=f)
+    return round(d.multiline_textbbox((x, y2), _VIEWS, font=f)[3])
 
 
 _VIEWS = (

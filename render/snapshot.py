@@ -25,6 +25,7 @@ from render.canvas import Boxes, Canvas, Overlay
 from render.geometry import SQ3, Geom, bbox, full_geom
 from render.header import with_header
 from render.labels import place_names
+from render.legend import legend_image
 from render.stacks import draw_stacks
 from render.terrain import bridge, bridge_ends, terrain_layer
 
@@ -79,6 +80,15 @@ def snapshot(
         hq_range=hq_range,
         events=events,
     )
+
+
+def legend(state: GameState, viewer: str) -> Image.Image:
+    """The full legend of the game's map as its own picture (#18, item 11), with the keys
+    of what `viewer`'s view shows."""
+    setup = state.setup
+    if viewer not in setup.sides and viewer not in (SPECTATOR, MODERATOR):
+        raise RenderError(f"'{viewer}' is not a viewer")
+    return legend_image(setup.map, view(state, viewer), title=f"Legend: {setup.name}")
 
 
 def snapshot_png(state: GameState, viewer: str, **kw: object) -> bytes:

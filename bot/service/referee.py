@@ -612,10 +612,28 @@ class Referee:
         radius: int = 4,
         as_viewer: str | None = None,
         recent: bool = True,
+        whole: bool = True,
     ) -> bytes:
-        """A map snapshot in the caller's own view (rendered off the event loop)."""
+        """A map snapshot in the caller's own view (rendered off the event loop). With no
+        `around` and `whole=False`: a phone-sized crop where the caller's counters are
+        thickest (render.focus_hex, issue #18)."""
         g = await self.reach(caller, game_id)
-        return await self._draw(g, self._viewer(g, caller, as_viewer), around, radius, recent)
+        viewer = self._viewer(g, caller, as_viewer)
+        if around is None and not whole:
+            from engine.view import view
+            from render import focus_hex
+
+            around = focus_hex(g.setup.map, view(g.state, viewer), radius)
+        return await self._draw(g, viewer, around, radius, recent)
+
+    async def legend_png(self, caller: Caller, game_id: str, as_viewer: str | None = None) -> bytes:
+        """The full legend of the game's map, with what the caller's view shows (#18)."""
+        from render import legend, to_png
+
+        g = await self.reach(caller, game_id)
+        viewer = self._viewer(g, caller, as_viewer)
+        state = g.state
+        return await asyncio.to_thread(lambda: to_png(legend(state, viewer)))
 
     async def reply_map(self, reply: Reply) -> bytes | None:
         """The map a reply of the service carries (`map_viewer`: drawn for the audience the

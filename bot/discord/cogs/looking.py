@@ -44,14 +44,22 @@ def unit_line(u: UnitView) -> str:
     return " · ".join(b for b in bits if b)
 
 
-@app_commands.command(name="map", description="The map as you see it (whole, or around a hex)")
-@app_commands.describe(around="centre hex", radius="hexes around it", private="only you see it")
+@app_commands.command(name="map", description="The map as you see it (around a hex, or whole)")
+@app_commands.describe(
+    around="centre hex (default: where your counters are thickest), or 'legend'",
+    radius="hexes around it",
+    whole="the whole map (large: best on a big screen)",
+    legend="the map's full legend: terrain, markers, counters",
+    private="only you see it",
+)
 @app_commands.autocomplete(game=game_choices)
 @described()
 async def map_(
     interaction: Interaction,
     around: str | None = None,
     radius: app_commands.Range[int, 1, 12] = 4,
+    whole: bool = False,
+    legend: bool = False,
     private: bool = True,
     game: str | None = None,
 ) -> None:
@@ -62,7 +70,12 @@ async def map_(
     ref = bot_of(interaction).ref
     # a public map is the spectator's view, whoever asks
     viewer = None if private else "spectator"
-    png = await ref.map_png(caller, gid, around=around, radius=radius, as_viewer=viewer)
+    if legend or (around or "").strip().lower() == "legend":
+        png = await ref.legend_png(caller, gid, as_viewer=viewer)
+    else:  # phone-sized by default (issue #18): a crop unless the whole map is asked for
+        png = await ref.map_png(
+            caller, gid, around=around, radius=radius, as_viewer=viewer, whole=whole
+        )
     if len(png) >= interaction.filesize_limit:
         await send(interaction, "The map is too large to upload; ask for a crop (`around`).")
         return
