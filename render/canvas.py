@@ -56,6 +56,7 @@ class Canvas:
     zoom: float
     counters: Boxes  # counters, their stack layers, badges and marker tags
     occupied: set[HexId] = field(default_factory=set)  # hexes with a counter drawn
+    labels: list[tuple[str, Rect]] = field(default_factory=list)  # place names drawn
 
     @property
     def size(self) -> tuple[int, int]:

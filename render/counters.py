@@ -90,7 +90,7 @@ def _draw(u: UnitView, s: int) -> Image.Image:
         )
     if u.known == "full":
         text = factors(u)  # fitted: "4(2)-5", an HQ's "0-10" are never clipped (#18)
-        f = style.fitted(text, max(10, 0.3 * s), 0.9 * s)
+        f = style.fitted(text, max(10, 0.3 * s), 0.84 * s)
         d.text((s / 2, 0.97 * s), text, fill=ink, font=f, anchor="mb")
     for i, colour in enumerate(u.stars):
         _star(

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from engine.hexgrid import HexId
 from engine.model import MapData
 from render import style
-from render.canvas import Boxes, Canvas, Rect
+from render.canvas import Boxes, Canvas
 
 # Where a name may go, in hex radii from the foot of its place (below the lowest hex of the
 # place's group): first under the counter at the hex's bottom, then on the hex centre, over
@@ -58,14 +58,13 @@ def name_groups(m: MapData) -> list[tuple[str, list[HexId]]]:
     return groups
 
 
-def place_names(c: Canvas) -> list[tuple[str, Rect]]:
-    """Draws the names of the places in view; returns each drawn name with its box."""
+def place_names(c: Canvas) -> None:
+    """Draws the names of the places in view; records each with its box in `c.labels`."""
     g, d = c.g, c.d
     f = style.font(max(9.0, 0.4 * g.r))
     halo = max(2, round(0.08 * g.r))
     taken = Boxes(2 * g.r)
     w, h = c.size
-    out: list[tuple[str, Rect]] = []
     for name, members in name_groups(c.m):
         if not any(c.inside(hx) for hx in members):
             continue
@@ -90,6 +89,5 @@ def place_names(c: Canvas) -> list[tuple[str, Rect]]:
                 stroke_fill=style.LABEL_HALO,
             )
             taken.add(box)
-            out.append((name, box))
+            c.labels.append((name, box))
             break
-    return out

@@ -160,9 +160,29 @@ def render_view(
     hq_range: int | None = None,
     events: Sequence[Event] | None = None,
 ) -> Image.Image:
-    """The picture of view `v` of map `m`: the terrain layer, then the overlays in order
-    (each a function of the Canvas; an optional one is appended where asked for), place
-    names last so they keep clear of everything drawn, then the header."""
+    """The picture of view `v` of map `m`: `draw_map`, then the header."""
+    c = draw_map(m, v, crop=crop, zoom=zoom, control=control, hq_range=hq_range, events=events)
+    where = ""
+    if isinstance(crop, Around):
+        where = f"around {normalize(crop.hex)}"
+    elif isinstance(crop, Box):
+        where = f"{crop.a}-{crop.b}"
+    return with_header(c.img, m, v, title or v.scenario, c.zoom, crop is not None, where)
+
+
+def draw_map(
+    m: MapData,
+    v: View,
+    *,
+    crop: Crop | None = None,
+    zoom: float | None = None,
+    control: bool = False,
+    hq_range: int | None = None,
+    events: Sequence[Event] | None = None,
+) -> Canvas:
+    """The map part of a picture: the terrain layer, then the overlays in order (each a
+    function of the Canvas; an optional one is appended where asked for), place names
+    last so that they keep clear of everything drawn before them."""
     z = zoom if zoom is not None else (1.0 if crop is None else CROP_ZOOM)
     if not style.ZOOM_RANGE[0] <= z <= style.ZOOM_RANGE[1]:
         lo, hi = style.ZOOM_RANGE
@@ -184,12 +204,7 @@ def render_view(
     overlays.append(place_names)
     for overlay in overlays:
         overlay(c)
-    where = (
-        ""
-        if crop is None
-        else (f"around {normalize(crop.hex)}" if isinstance(crop, Around) else f"{crop.a}-{crop.b}")
-    )
-    return with_header(img, m, v, title or v.scenario, z, crop is not None, where)
+    return c
 
 
 def locate(
