@@ -77,7 +77,8 @@ def place_names(c: Canvas) -> None:
             box = (x + x0, y + y0, x + x1, y + y1)
             if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
                 continue
-            if c.counters.hits(box) or taken.hits(box):
+            clear = (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)  # a pixel to spare
+            if c.counters.hits(clear) or taken.hits(box):
                 continue
             d.text(
                 (x, y),
