@@ -74,6 +74,16 @@ def _levels(north: list[dict[str, Any]], south: list[dict[str, Any]]) -> list[di
     return auto + ends
 
 
+def _south_area(area: dict[str, Any]) -> dict[str, Any]:
+    """A southern sheet's box of rows/cols on the joint map (all its rows when none)."""
+    out = dict(area)
+    rows = area.get("rows")
+    out["rows"] = list(SOUTH_ROWS) if rows is None else [int(r) + SHIFT[1] for r in rows]
+    if "cols" in area:
+        out["cols"] = [int(c) + SHIFT[0] for c in area["cols"]]
+    return out
+
+
 def joint_scenario() -> dict[str, Any]:
     k = read_yaml_file(HERE / "wb95" / "kursk.yaml")
     p = read_yaml_file(HERE / "wb95" / "prokhorovka.yaml")
@@ -81,14 +91,7 @@ def joint_scenario() -> dict[str, Any]:
     no_crossing = []
     for nc in ps.get("no_crossing", []):
         nc = copy.deepcopy(nc)
-        area = nc.get("area") or {}
-        if "rows" in area:
-            area["rows"] = [int(area["rows"][0]) + SHIFT[1], int(area["rows"][1]) + SHIFT[1]]
-        else:
-            area["rows"] = list(SOUTH_ROWS)
-        if "cols" in area:
-            area["cols"] = [int(area["cols"][0]) + SHIFT[0], int(area["cols"][1]) + SHIFT[0]]
-        nc["area"] = area
+        nc["area"] = _south_area(nc.get("area") or {})
         if "hexsides" in nc:
             nc["hexsides"] = [[south_hex(a), south_hex(b)] for a, b in nc["hexsides"]]
         no_crossing.append(nc)
@@ -137,6 +140,10 @@ def joint_scenario() -> dict[str, Any]:
             "half_mp": [*ks.get("half_mp", []), *ps.get("half_mp", [])],
             "no_crossing": no_crossing,
             "withdraw": [*ks.get("withdraw", []), *ps.get("withdraw", [])],
+            "banks": [
+                *ks.get("banks", []),
+                *({**b, "area": _south_area(b.get("area") or {})} for b in ps.get("banks", [])),
+            ],
             "destroyed_bridges": [
                 *ks.get("destroyed_bridges", []),
                 *([south_hex(a), south_hex(b)] for a, b in ps.get("destroyed_bridges", [])),

@@ -14,9 +14,11 @@ about the origin hex, turned `rotation_deg` clockwise, divided by the hex size. 
 - rivers (polylines) -> hexside features: the hexsides whose centre-to-centre segment the
   line crosses (so a river is a chain of hexsides meeting at hex corners);
 - routes (polylines through places) -> chains of adjacent hexes (the hexes the line passes
-  through, split where it leaves the map); a route connection across a river hexside gets
-  a bridge unless that river says `bridges: false`;
-- lines (fortified lines) -> the `facing` hexsides of the hexes the line passes through;
+  through, split where it leaves the map), re-traced between their towns so that they keep
+  to one bank of a river (roadpath.py); each crossing left gets a bridge unless that river
+  says `bridges: false`;
+- lines (fortified lines) -> the `facing` hexsides of the hexes the line passes through
+  (also where a river runs on that hexside: a line along a bank);
 - zones -> the hexes of an edge in a range of columns.
 
 Pure Python (no new dependencies), deterministic output.
@@ -36,6 +38,7 @@ from typing import Any
 
 from engine.hexgrid import Grid, HexId, Hexside, Layout, hex_id, hexside, normalize, parse_hex
 from scenarios.errors import ScenarioError
+from scenarios.roadpath import keep_to_banks
 from scenarios.tables import load_table
 from scenarios.yamlio import read_yaml_file
 
@@ -159,6 +162,7 @@ class Built:
     zones: dict[str, list[HexId]] = field(default_factory=dict)
     edges: dict[str, list[HexId]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    lines: dict[Hexside, str] = field(default_factory=dict)  # fortified lines (19.0)
     rivers: dict[str, set[Hexside]] = field(default_factory=dict)  # named (VP) rivers
     holes: set[HexId] = field(default_factory=set)  # joined sheets: not on the map
 
@@ -249,12 +253,14 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
 
     # rivers -> hexsides
     pairs = _pairs(grid, proj)
+    river_sides: dict[str, set[Hexside]] = {}
     for river in geo.get("rivers") or []:
         feat = river.get("feature")
         if feat is None or feat not in table.hexsides:
             continue
         line = [proj.point(lat, lon) for lat, lon in river["points"]]
         crossed = _crossed(line, pairs)
+        river_sides[str(river["key"])] = crossed
         for side in crossed:
             old = m.hexsides.get(side)
             if old is None or FEATURE_RANK.get(str(feat), 0) > FEATURE_RANK.get(old, 0):
@@ -267,8 +273,9 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
             line = [proj.point(lat, lon) for lat, lon in river["points"]]
             no_bridge |= {s for s in _crossed(line, pairs) if m.hexsides.get(s) == river["feature"]}
 
-    # routes -> road chains
-    route_lines: list[tuple[list[Point], list[list[HexId]]]] = []
+    # routes -> road chains that keep to one bank (roadpath.py); a bridge wherever a road
+    # still crosses a river, unless that river is never bridged (the Dnieper)
+    water = {s: f for s, f in m.hexsides.items() if f in table.hexsides}
     for route in geo.get("routes") or []:
         kind = str(route["kind"])
         if kind not in table.roads:
@@ -281,42 +288,29 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
                 pts.append(proj.point(float(p["lat"]), float(p["lon"])))
             else:
                 pts.append(proj.point(float(v[0]), float(v[1])))
-        chains = _rasterise(pts, proj, grid)
-        route_lines.append((pts, chains))
-        for chain in chains:
-            m.roads.append((kind, chain))
-    if geo.get("bridges") == "crossings":
-        # a bridge only where the road's line crosses the river's line: the road's step
-        # over a river hexside nearest each crossing point (K91; a road that runs along a
-        # river zigzags over its hexsides without crossing the river itself)
-        rivers = [
-            [proj.point(lat, lon) for lat, lon in r["points"]]
-            for r in geo.get("rivers") or []
-            if r.get("feature") in table.hexsides and r.get("bridges", True) is not False
-        ]
-        for pts, chains in route_lines:
-            steps = [
-                (hexside(a, b), _mid(proj, a, b))
-                for chain in chains
-                for a, b in itertools.pairwise(chain)
-                if hexside(a, b) in m.hexsides
-            ]
-            if not steps:
-                continue
-            for at in (x for line in rivers for x in _intersections(pts, line)):
-                side, _ = min(steps, key=lambda st: (math.dist(st[1], at), st[0]))
-                if side not in no_bridge:
-                    m.bridges.add(side)
-    else:
-        for _kind, chain in m.roads:
-            for a, b in itertools.pairwise(chain):
-                s = hexside(a, b)
-                if s in m.hexsides and s not in no_bridge:
-                    m.bridges.add(s)
+        towns = {hex_id(*proj.nearest(p)) for p in pts if on_map(*proj.nearest(p))}
+        for chain in _rasterise(pts, proj, grid):
+            traced = keep_to_banks(
+                chain, towns, pts, grid, lambda h: proj.centre(*parse_hex(h)), water, no_bridge
+            )
+            m.roads.append((kind, _unspur(traced)))
+    for _kind, chain in m.roads:
+        for a, b in itertools.pairwise(chain):
+            s = hexside(a, b)
+            if s in water and s not in no_bridge:
+                m.bridges.add(s)
 
     # fortified lines -> facing hexsides of the hexes the line passes through
     for fl in geo.get("lines") or []:
         feat = str(fl.get("feature", "fortified-line"))
+        if fl.get("along"):  # a line on a river's bank: that river's hexsides in a box
+            box = fl["along"]
+            c0, c1 = box.get("cols", m.cols)
+            r0, r1 = box.get("rows", m.rows)
+            for s in river_sides.get(str(box["river"]), set()):
+                if all(c0 <= parse_hex(h)[0] <= c1 and r0 <= parse_hex(h)[1] <= r1 for h in s):
+                    m.lines[s] = feat
+            continue
         pts = [proj.point(lat, lon) for lat, lon in fl["points"]]
         facing = [_bearing_vector(float(b), proj) for b in fl.get("facing", [0])]
         for chain in _rasterise(pts, proj, grid):
@@ -329,9 +323,7 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
                     nx, ny = proj.centre(*parse_hex(n))
                     d = (nx - hx, ny - hy)
                     if any(d[0] * f[0] + d[1] * f[1] > 0.3 for f in facing):
-                        s = hexside(h, n)
-                        if s not in m.hexsides:
-                            m.hexsides[s] = feat
+                        m.lines[hexside(h, n)] = feat  # beside a river too
 
     # zones on an edge
     for letter, z in (geo.get("zones") or {}).items():
@@ -371,21 +363,16 @@ def _crossed(line: Sequence[Point], pairs: Iterable[tuple[Hexside, Point, Point]
     return out
 
 
-def _mid(proj: Projection, a: HexId, b: HexId) -> Point:
-    (ax, ay), (bx, by) = proj.centre(*parse_hex(a)), proj.centre(*parse_hex(b))
-    return (ax + bx) / 2, (ay + by) / 2
-
-
-def _intersections(line: Sequence[Point], other: Sequence[Point]) -> list[Point]:
-    """The points where two polylines cross."""
-    out: list[Point] = []
-    for p, q in itertools.pairwise(line):
-        for r, t in itertools.pairwise(other):
-            if not _crosses(p, q, r, t):
-                continue
-            d1, d2 = _orient(r, t, p), _orient(r, t, q)
-            k = d1 / (d1 - d2)
-            out.append((p[0] + (q[0] - p[0]) * k, p[1] + (q[1] - p[1]) * k))
+def _unspur(chain: list[HexId]) -> list[HexId]:
+    """Drop there-and-back steps (x y x -> x) and repeats from a chain."""
+    out: list[HexId] = []
+    for h in chain:
+        if out and out[-1] == h:
+            continue
+        if len(out) >= 2 and out[-2] == h:
+            out.pop()
+            continue
+        out.append(h)
     return out
 
 
@@ -441,7 +428,10 @@ def apply_override(m: Built, ov: dict[str, Any]) -> None:
         side = hexside(_hex(hs["hexes"][0]), _hex(hs["hexes"][1]))
         if hs.get("feature") is None:
             m.hexsides.pop(side, None)
+            m.lines.pop(side, None)
             m.bridges.discard(side)
+        elif hs["feature"] == "fortified-line":
+            m.lines[side] = "fortified-line"
         else:
             m.hexsides[side] = str(hs["feature"])
     br = ov.get("bridges") or {}
@@ -515,7 +505,10 @@ def render(m: Built, geo_name: str, override_name: str | None) -> str:
     mapping("names", m.names)
     seq(
         "hexsides",
-        [{"hexes": list(s), "feature": f} for s, f in sorted(m.hexsides.items())],
+        [
+            {"hexes": list(s), "feature": f}
+            for s, f in sorted([*m.hexsides.items(), *m.lines.items()])
+        ],
     )
     seq("bridges", [list(s) for s in sorted(m.bridges)])
     seq("roads", [{"kind": k, "hexes": c} for k, c in sorted(m.roads)])
@@ -560,6 +553,7 @@ def build_joint(geo: dict[str, Any]) -> Built:
     first: Built | None = None
     on: set[HexId] = set()
     outer: dict[str, list[HexId]] = {"N": [], "S": [], "E": [], "W": []}
+    seams: list[set[HexId]] = []  # per sheet: its border hexes that are not outer edges
     m: Built | None = None
     for part in geo["join"]:
         b = build(read_geography(str(part["map"])), _override(str(part["map"])))
@@ -588,6 +582,7 @@ def build_joint(geo: dict[str, Any]) -> Built:
         m.terrain.update({tr(h): t for h, t in b.terrain.items()})
         m.names.update({tr(h): n for h, n in b.names.items()})
         m.hexsides.update({trs(s): f for s, f in b.hexsides.items()})
+        m.lines.update({trs(s): f for s, f in b.lines.items()})
         m.bridges |= {trs(s) for s in b.bridges}
         m.roads += [(k, [tr(h) for h in chain]) for k, chain in b.roads]
         for z, hexes in b.zones.items():
@@ -595,19 +590,55 @@ def build_joint(geo: dict[str, Any]) -> Built:
         for n, sides in b.rivers.items():
             m.rivers.setdefault(n, set()).update(trs(s) for s in sides)
         (c0, c1), (r0, r1) = b.cols, b.rows
-        for edge in part.get("edges", ["N", "S", "E", "W"]):
+        kept = part.get("edges", ["N", "S", "E", "W"])
+        seams.append(set())
+        for edge in ("N", "S", "E", "W"):
             keep = {"N": (None, r0), "S": (None, r1), "W": (c0, None), "E": (c1, None)}[edge]
-            outer[edge] += [
+            border = [
                 tr(h)
                 for h in b.grid.all_hexes()
                 if (keep[0] is None or parse_hex(h)[0] == keep[0])
                 and (keep[1] is None or parse_hex(h)[1] == keep[1])
             ]
+            if edge in kept:
+                outer[edge] += border
+            else:
+                seams[-1].update(border)
         m.notes += [f"{b.id}: {n}" for n in b.notes]
     assert m is not None and first is not None
     m.holes = {h for h in Grid(cols=m.cols, rows=m.rows).all_hexes() if h not in on}
     m.edges = {e: sorted(hs) for e, hs in outer.items() if hs}
+    _join_roads_at_seams(m, seams)
     return m
+
+
+SEAM_REACH = 3  # hexes: road ends this close across a seam are one road
+
+
+def _join_roads_at_seams(m: Built, seams: list[set[HexId]]) -> None:
+    """A road that left its sheet where the other sheet now abuts it continues on that
+    sheet's road: join the two ends (the Kursk - Oboyan highway, issue #18)."""
+    grid = m.grid
+    ends = [
+        (i, chain[k], kind)
+        for kind, chain in m.roads
+        for k in (0, -1)
+        for i, seam in enumerate(seams)
+        if chain[k] in seam
+    ]
+    used: set[HexId] = set()
+    for i, a, kind in ends:
+        if a in used:
+            continue
+        near = sorted(
+            (grid.distance(a, b), kind2 != kind, b)
+            for j, b, kind2 in ends
+            if j != i and b not in used and grid.distance(a, b) <= SEAM_REACH
+        )
+        if near:
+            b = near[0][2]
+            used |= {a, b}
+            m.roads.append((kind, grid.line(a, b)))
 
 
 def write_map(map_id: str) -> Path:

@@ -6,7 +6,10 @@ map and passable for its unit (the game's TERRAIN INFLUENCE table); no hex over 
 (3.2.1, an HQ counts 1) and no hex holding both sides; every reinforcement's zone or hex
 existing; and the front: no unit set up with every neighbouring hex held by the enemy or
 in its ZoC and no friendly unit next to it, unless `special: {surrounded: [ids]}` says the
-scenario means it. Then the full loader runs, so anything else it refuses is reported too.
+scenario means it; the geography of its map (scenarios/mapchecks.py: unbridged roads, roads
+that stop in the open, entry zones and hexes off the roads, units on the wrong bank of a
+river the scenario's `special.banks` names, rivers that stop short of a place on them).
+Then the full loader runs, so anything else it refuses is reported too.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from pydantic import ValidationError
 
 from engine.hexgrid import HexId
 from engine.model import DEFAULT_MOVE, NO_ZOC_TYPES, MapData, TerrainTable
+from scenarios import mapchecks
 from scenarios.errors import ScenarioError, from_validation
 from scenarios.loader import (
     _countersheet,
     _Ctx,
+    _data_file,
     _scenario_map,
     build_map,
     list_scenarios,
@@ -32,6 +37,9 @@ from scenarios.loader import (
 from scenarios.schema import CountersheetIn, MapFileIn, ScenarioIn, UnitIn
 from scenarios.tables import PACKAGE_DIR, load_table
 from scenarios.yamlio import path_exists, read_yaml_file
+
+MAPS_DIR = PACKAGE_DIR / "maps"
+GEOGRAPHY_DIR = PACKAGE_DIR / "geography"
 
 STACK_LIMIT = 8  # 3.2.1
 
@@ -83,12 +91,23 @@ def validate(ref: str) -> Report:
 def _map(data: dict[str, Any], file: str) -> list[str]:
     try:
         mi = MapFileIn.model_validate(data)
-        build_map(mi, mi.id, load_table(mi.game or "korsun"), _Ctx(file))
+        table = load_table(mi.game or "korsun")
+        m = build_map(mi, mi.id, table, _Ctx(file))
     except ValidationError as e:
         return [str(from_validation(e, file))]
     except ScenarioError as e:
         return [str(e)]
-    return []
+    return _geography(m, table, Path(file), file)
+
+
+def _geography(m: MapData, table: TerrainTable, path: Path | None, file: str) -> list[str]:
+    """The map checks of mapchecks.py; a shipped map built from a geography is also
+    checked against it (rivers at the places that stand on them)."""
+    out = [*mapchecks.unbridged_roads(m, table, file), *mapchecks.broken_roads(m, file)]
+    shipped = path is not None and path.resolve() == (MAPS_DIR / f"{m.id}.yaml").resolve()
+    if shipped and (GEOGRAPHY_DIR / f"{m.id}.yaml").is_file():
+        out += mapchecks.rivers_at_places(m.id, m, table, file)
+    return out
 
 
 def _sheet(data: dict[str, Any], file: str) -> list[str]:
@@ -152,6 +171,7 @@ def _scenario(data: dict[str, Any], path: Path) -> list[str]:
     grid = m.grid
     placed: list[tuple[str, str, HexId, str, int]] = []  # id, side, hex, type, stack weight
     ids: dict[int, str] = {}
+    entries: list[tuple[str, str | None, HexId | None]] = []
     for i, raw in enumerate(sc.units):
         key = f"{file}: units[{i}]"
         if not isinstance(raw, dict):
@@ -181,6 +201,7 @@ def _scenario(data: dict[str, Any], path: Path) -> list[str]:
             placed.append((u.id, u.side, u.hex, u.type, cel))
         if u.arrives is not None:
             a = u.arrives
+            entries.append((key + ".arrives", a.zone, a.hex))
             if a.zone is not None and a.zone not in m.zones and a.zone not in m.edges:
                 known = ", ".join([*m.zones, *m.edges]) or "none"
                 out.append(f"{key}.arrives.zone: unknown entry zone {a.zone!r} (map: {known})")
@@ -193,6 +214,15 @@ def _scenario(data: dict[str, Any], path: Path) -> list[str]:
     special = sc.special.get("surrounded") if isinstance(sc.special, dict) else None
     allowed = frozenset(map(str, special)) if isinstance(special, list) else frozenset()
     out.extend(_surrounded(placed, m, file, allowed))
+    map_path = (
+        _data_file("maps", sc.map, path.parent, file, "map") if isinstance(sc.map, str) else None
+    )
+    out.extend(_geography(m, table, map_path, file))
+    out.extend(mapchecks.entry_roads(m, entries))
+    rules = sc.special.get("banks") if isinstance(sc.special, dict) else None
+    if rules is not None:
+        at = [(uid, side, h) for uid, side, h, _t, _w in placed]
+        out.extend(mapchecks.banks(m, rules if isinstance(rules, list) else [rules], at, file))
     if not out:
         try:
             load_scenario(path)

@@ -4,12 +4,14 @@ fortifications as a set-up step (7.2.1, K65, K85), Deblockade's road link (K64),
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
 from conftest import play, reject, scenario
 
 from engine.core import Applied
+from engine.hexgrid import hexside
 from engine.notation import format_order, parse_order
 from engine.view import view
 from engine.wb95.fortification_markers import markers
@@ -295,9 +297,13 @@ def test_k87_a_bridge_only_where_the_road_crosses_the_river() -> None:
     }
     crossing = build(geo)
     assert crossing.bridges == {("0905", "0906")}
-    geo["bridges"] = "hexsides"  # the old rule: every river hexside the road steps over
-    every = build(geo)
-    assert len(every.bridges) == 3 and crossing.bridges < every.bridges
+    # K110: the road keeps to the north bank until its line crosses, so it steps over the
+    # river once (it used to zigzag over three river hexsides, bridged or not)
+    (_kind, chain), = crossing.roads
+    steps = {hexside(a, b) for a, b in itertools.pairwise(chain)}
+    assert steps & set(crossing.hexsides) == {("0905", "0906")}
+    geo["bridges"] = "hexsides"  # the old setting changes nothing now
+    assert build(geo).bridges == crossing.bridges
 
 
 # --- kursk-joint: both Kursk sheets joined (Kursk "Join Scenarios", K92) -------------------
