@@ -72,7 +72,7 @@ def stack_markers(v: View, h: HexId, us: Sequence[UnitView]) -> list[tuple[str, 
         out.append(("sm", "SM"))
     if any(u.setup == "transport" for u in full):
         out.append(("tr", "TR"))
-    if h in v.masked and us and us[0].known == "full":  # own (or the moderator's) stack
+    if h in v.masked and us and v.viewer in (us[0].side, MODERATOR):  # own stack masked
         out.append(("mask", "MASK"))
     return out
 
