@@ -170,3 +170,24 @@ def test_validate_a_map_file_runs_the_map_checks(tmp_path: Path) -> None:
     p.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     report = validate(str(p))
     assert report.kind == "map" and any("with no bridge" in x for x in report.problems)
+
+
+def test_the_7th_guards_army_rule_now_binds() -> None:
+    """ "7th Gds Army cannot cross the Siewierskij Doniec north of hex 5125": with the
+    Donets on its historical bank 81, 78 and 72 Gds start east of it, so south of the
+    river's source (row 14) they reach Bielgorod's bank only across it (before issue #18
+    they stood west of it and the rule did nothing)."""
+    m = load_map("prokhorovka")
+    starts = {"s-81g-inf": "5127", "s-78g-inf": "5129", "s-72g-inf": "5231"}
+    placed = dict((u, h) for u, _s, h in _placed("prokhorovka"))
+    assert {u: placed[u] for u in starts} == starts
+    for h in starts.values():
+        seen, todo = {h}, [h]
+        while todo:
+            x = todo.pop()
+            for n in m.grid.neighbours(x):
+                south = int(n[2:]) >= 20
+                if south and n not in seen and "big-river" not in m.features(x, n):
+                    seen.add(n)
+                    todo.append(n)
+        assert not {"5026", "5028", "4924"} & seen, h
