@@ -247,6 +247,15 @@ def test_map_export_and_log_write_files(tmp_path: Path, monkeypatch: pytest.Monk
     assert main(["run", str(tmp_path / "game.yaml")]) == 0
 
 
+def test_map_legend_writes_the_maps_legend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #18 item 11: `map legend` writes the map's full legend as its own picture."""
+    monkeypatch.chdir(tmp_path)
+    t = Terminal(["map legend", "quit"])
+    assert t.run(tmp_path / "k.db", "demo-steblev", seed=3) == 0
+    (png,) = tmp_path.glob("kessel-*-legend.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "legend written to" in t.text
+
+
 def test_eof_at_the_menu_and_in_the_game_ends_cleanly(tmp_path: Path) -> None:
     db = tmp_path / "kessel.db"
     t = Terminal([])
