@@ -666,7 +666,9 @@ class LocalPlay:
             r = await self.ref.odds(self.me, self._gid, text)
         lines = str(r.get("text") or "").splitlines()
         if "attack_sp" in r:
-            lines.append(f"attack {r['attack_sp']} SPs against defence {r.get('defence_range')}")
+            lo, hi = (r.get("defence_range") or [r.get("defence_sp"), r.get("defence_sp")])[:2]
+            dfn = f"{lo} SP" if lo == hi else f"{lo} to {hi} SP (counters not seen in full)"
+            lines.append(f"attack {r['attack_sp']} SP against a defence of {dfn}")
         lines += [f"  {x}" for x in r.get("explanation") or []]
         lines += [f"  unknown: {x}" for x in r.get("unknown") or []]
         self.out.panel("Odds preview (nothing was declared)", lines)
@@ -674,7 +676,7 @@ class LocalPlay:
         if results:
             self.out.table(
                 "",
-                ["result", "rolls", "chance", "attacker", "defender"],
+                ["result", "on a roll of", "chance", "the attacker", "the defender"],
                 [
                     [
                         x.get("result"),

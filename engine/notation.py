@@ -581,9 +581,7 @@ def _parse_pursue(args: list[str]) -> Order:
         raise _need("pursue", f"at least one unit before the hexes ({_UNIT_HELP})")
     if len(args) == len(units):
         raise _need("pursue", "at least one hex after the units")
-    return Pursue(
-        unit=units[0], path=_path("pursue", args[len(units) :]), also=tuple(units[1:])
-    )
+    return Pursue(unit=units[0], path=_path("pursue", args[len(units) :]), also=tuple(units[1:]))
 
 
 def _parse_pass(args: list[str]) -> Order:

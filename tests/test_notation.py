@@ -187,9 +187,7 @@ def test_three_digit_hexes_are_normalised() -> None:
     assert parse_order("retreat s-1 335") == Retreat("s-1", ("0335",), line=1)
     assert parse_order("pursue s-1 335") == Pursue("s-1", ("0335",), line=1)
     # issue #17: a stack pursues in one order
-    assert parse_order("pursue s-1 @0334 0335") == Pursue(
-        "s-1", ("0335",), also=("@0334",), line=1
-    )
+    assert parse_order("pursue s-1 @0334 0335") == Pursue("s-1", ("0335",), also=("@0334",), line=1)
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,12 @@ def test_5_2_1_e5_combat_is_explained_step_by_step() -> None:
     assert "tactical concentration: 3 units of 11PzD" in text and "forest at 0505" in text
     assert c["dice"] == [3, 4] and c["roll"] == 7 and c["result"] == "- / D1"
     assert [d["unit"] for d in c["defenders"]] == ["s-cav1", "s-cav2"]
+    # issue #17: the figures say where they come from, the result what it does
+    assert c["explanation"][0] == (
+        "initial 2:1: 17 attack SP against 8 defence SP, rounded to the nearest column "
+        "(1.5, 1.7, R4)"
+    )
+    assert "result - / D1 -- attacker: no effect; defender: retreats 1 hex (5.2.1 f)" in text
 
 
 def test_5_3_retreat_is_a_decision_of_the_owner_and_pursuit_follows() -> None:

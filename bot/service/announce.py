@@ -1,8 +1,9 @@
 """What a side is told as its step of play begins (issue #17): the reinforcements it may
 bring in now, each with an order it can type as it stands (11.1), the units that must
 attack this Combat Phase (5.1.3) and the enemy hexes that must be attacked (5.1.4), and
-its units out of supply and where each line of supply is cut (10.1, 10.2). Read from the engine as the side's own player may know it
-(its own units only), so nothing here is hidden from that side."""
+its units out of supply and where each line of supply is cut (10.1, 10.2, K102). Read
+from the engine as the side's own player may know it (its own units; the enemy stacks on
+the board), so nothing here is hidden from that side."""
 
 from __future__ import annotations
 

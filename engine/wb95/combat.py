@@ -782,7 +782,7 @@ def roll_combat(ctx: Ctx) -> None:
                 hq_cms.spend(ctx, owner, int(decl[key]), targets)
                 why = f"{decl[key]} CMs for an HQ eliminated nearby"
                 shifts.append(Shift(int(decl[key]), why, who, "9.1.6, R17"))
-        column, lines = final_column(initial, shifts)
+        column, lines = final_column(initial, shifts, attack_total, defence_total)
         lines = lines + list(extra.lines)
     modifier = 0
     if within_hq_range(state, side, attackers):  # K16: support is not in the test
@@ -802,6 +802,10 @@ def roll_combat(ctx: Ctx) -> None:
     if roll != sum(faces) + modifier:
         notes.append(f"modified roll {sum(faces) + modifier} reads row {roll} (R6)")
     result = lookup(state.setup.results, column, roll)
+    notes.append(
+        f"result {result.text} -- attacker: {result.attacker.words()}; "
+        f"defender: {result.defender.words()} (5.2.1 f)"
+    )
     ctx.emit(
         "combat_resolved",
         attacker=side,

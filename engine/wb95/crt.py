@@ -82,6 +82,21 @@ class SideResult:
     def nothing(self) -> bool:
         return not (self.retreat or self.losses or self.disorganized or self.test)
 
+    def words(self) -> str:
+        """The half in words, for a player who does not know the legend by heart."""
+        if self.nothing:
+            return "no effect"
+        out = []
+        if self.losses:
+            out.append(f"loses {self.losses} CEL{'s' if self.losses > 1 else ''}")
+        if self.retreat:
+            out.append(f"retreats {self.retreat} hex{'es' if self.retreat > 1 else ''}")
+        if self.disorganized:
+            out.append("is disorganized")
+        if self.test:
+            out.append("tests for disorganization")
+        return ", ".join(out)
+
 
 @dataclass(frozen=True)
 class CombatResult:
@@ -401,10 +416,16 @@ def _clamp_column(column: int) -> int:
     return max(MIN_COLUMN, min(MAX_COLUMN, column))
 
 
-def final_column(initial: int, shifts: Sequence[Shift]) -> tuple[int, list[str]]:
+def final_column(
+    initial: int,
+    shifts: Sequence[Shift],
+    attack_sp: int | None = None,
+    defence_sp: int | None = None,
+) -> tuple[int, list[str]]:
     """The final combat ratio (1.5, 1.6, R3) and the lines that explain it.
 
-    R3: clamp the initial column to 1:4..10:1, apply all attacker CMs (right), clamp, then
+    With the SPs the first line says how the initial ratio was reached. R3: clamp the initial
+    column to 1:4..10:1, apply all attacker CMs (right), clamp, then
     all defender CMs (left), clamp. The 1.6 example (b): 5:1, +7, −2 -> 8:1 (netting the
     CMs first would give 10:1).
     """
@@ -413,6 +434,11 @@ def final_column(initial: int, shifts: Sequence[Shift]) -> tuple[int, list[str]]
     if column != initial:
         lines.append(
             f"initial {column_name(initial)} is off the table: {COLUMNS[column]} (1.6, R3)"
+        )
+    elif attack_sp is not None and defence_sp is not None:
+        lines.append(
+            f"initial {COLUMNS[column]}: {attack_sp} attack SP against {defence_sp} defence SP, "
+            "rounded to the nearest column (1.5, 1.7, R4)"
         )
     else:
         lines.append(f"initial {COLUMNS[column]} (1.5)")

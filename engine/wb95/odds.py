@@ -82,8 +82,8 @@ def outcomes(state: GameState, column: int, modifier: int = 0) -> list[dict[str,
     for e in by_text.values():
         cell: CombatResult = e.pop("r")
         e["p"] = round(e["ways"] / 36, 4)
-        e["attacker"] = _side_words(cell.attacker.retreat, cell.attacker.losses)
-        e["defender"] = _side_words(cell.defender.retreat, cell.defender.losses)
+        e["attacker"] = cell.attacker.words()
+        e["defender"] = cell.defender.words()
         out.append(e)
     return out
 
@@ -115,15 +115,6 @@ def summary(state: GameState, column: int, modifier: int = 0) -> dict[str, float
         "defender_disorganized_or_tests",
     )
     return {k: round(acc[k] / 36, 4) for k in keys}
-
-
-def _side_words(retreat: int, losses: int) -> str:
-    parts = []
-    if retreat:
-        parts.append(f"retreats {retreat}")
-    if losses:
-        parts.append(f"loses {losses} CEL{'s' if losses > 1 else ''}")
-    return ", ".join(parts) or "-"
 
 
 # --- counting -----------------------------------------------------------------------------
@@ -184,7 +175,7 @@ def _reckon(state: GameState, side: str, decl: dict[str, Any]) -> dict[str, Any]
                 Shift(n, f"{n} CMs for an HQ eliminated nearby", "attacker", "9.1.6, R17")
             )
         initial = initial_column(attack_total, def_hi)
-        worst, lines = final_column(initial, shifts)
+        worst, lines = final_column(initial, shifts, attack_total, def_hi)
         best, _ = final_column(initial_column(attack_total, def_lo), shifts)
         lines = lines + list(extra.lines)
     claim = bool(decl.get("attacker_hq", True))  # `attack ... nohq` (K100)

@@ -230,6 +230,12 @@ def format_odds(odds: dict[str, Any], limit: int | None = 1600) -> str:
     last lines are left out, and the text says how many (`/odds` shows them all)."""
     lines = [str(odds.get("text") or "")]
     lines += [f"· {x}" for x in odds.get("explanation") or []]
+    for x in odds.get("results") or []:  # the column's cells: what each roll would do
+        rolls = ",".join(map(str, x.get("rolls") or []))
+        lines.append(
+            f"▸ {100 * float(x.get('p', 0)):.0f} % (roll {rolls}): {x.get('result')} — "
+            f"attacker: {x.get('attacker')}; defender: {x.get('defender')}"
+        )
     lines += [f"? {x}" for x in odds.get("unknown") or []]
     lines = [x for x in lines if x]
     if limit is None or len("\n".join(lines)) <= limit:
