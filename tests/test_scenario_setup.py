@@ -299,7 +299,7 @@ def test_k87_a_bridge_only_where_the_road_crosses_the_river() -> None:
     assert crossing.bridges == {("0905", "0906")}
     # K110: the road keeps to the north bank until its line crosses, so it steps over the
     # river once (it used to zigzag over three river hexsides, bridged or not)
-    (_kind, chain), = crossing.roads
+    ((_kind, chain),) = crossing.roads
     steps = {hexside(a, b) for a, b in itertools.pairwise(chain)}
     assert steps & set(crossing.hexsides) == {("0905", "0906")}
     geo["bridges"] = "hexsides"  # the old setting changes nothing now
