@@ -329,7 +329,7 @@ def _dice_rolled(d: dict[str, Any]) -> str:
     roll = (
         f"{_dice(faces)} = {total}" if many else f"{total if total is not None else _dice(faces)}"
     )
-    return f"dice {roll} ({d.get('reason') or 'a roll'})"
+    return f"dice {roll}: {d.get('reason') or 'a roll'}"
 
 
 # movement, strategic movement, reinforcements
