@@ -191,6 +191,9 @@ def _parser() -> argparse.ArgumentParser:
         "--hq-range", type=_whole(0, 30), default=None, metavar="N", help="HQ range rims"
     )
     rd.add_argument("--control", action="store_true", help="outline controlled hexes")
+    rd.add_argument(
+        "--supply", action="store_true", help="the viewer's lines of supply: reach and cuts"
+    )
     be = sub.add_parser("bench", help="time the engine and the renderer against the targets")
     be.add_argument("scenario", nargs="?", default="korsun-1944")
     be.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
@@ -430,6 +433,7 @@ def _render(args: argparse.Namespace) -> int:
             control=args.control,
             hq_range=args.hq_range,
             events=events,
+            supply=args.supply,
         )
         png = to_png(img)
     except RenderError as e:

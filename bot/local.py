@@ -62,6 +62,7 @@ Other commands:
   log [new|N]                the turn log (new: since your last input; N: last N lines)
   map [HEX [RADIUS]]         write a PNG of the map in your view; around HEX if given
   map legend                 write a PNG of the map's legend (terrain, markers, counters)
+  map supply [HEX [RADIUS]]  the map with your lines of supply: their reach, where they are cut
   undo                       take back your last input (not past a die roll)
   export FILE                a game record; `kessel run FILE` replays it
   mod COMMAND                moderator tools of the service (hot seat), e.g. mod rollback 120
@@ -703,8 +704,11 @@ class LocalPlay:
             self.out.panel(lines[0] if lines else "log", lines[1:], "dim")
 
     async def cmd_map(self, args: Sequence[str]) -> None:
+        supply = bool(args) and args[0].lower() == "supply"
+        if supply:
+            args = args[1:]
         if len(args) > 2:
-            raise Refusal("map [HEX [RADIUS]] | map legend")
+            raise Refusal(ARITY["map"][2])
         around = args[0] if args else None
         if around is not None and around.lower() == "legend" and len(args) == 1:
             await self._write_picture(
@@ -722,10 +726,14 @@ class LocalPlay:
         g = await self.ref.game(self._gid)
         s = g.state
         number = flow.current_phase(s).number  # the phase's printed number (2.2)
-        name = f"kessel-{g.id}-t{s.turn}-p{number}" + (f"-{around}" if around else "") + ".png"
-        await self._write_picture(
-            name, self.ref.map_png(self.me, self._gid, around=around, radius=radius), "map"
+        name = f"kessel-{g.id}-t{s.turn}-p{number}" + (f"-{around}" if around else "")
+        name += "-supply.png" if supply else ".png"
+        # in hot seat the picture is of the side to act (its own lines of supply)
+        viewer = await self.acting_side() if supply and len(g.sides_of(self.me.id)) > 1 else None
+        drawing = self.ref.map_png(
+            self.me, self._gid, around=around, radius=radius, supply=supply, as_viewer=viewer
         )
+        await self._write_picture(name, drawing, "supply map" if supply else "map")
 
     async def _write_picture(self, name: str, drawing: Awaitable[bytes], what: str) -> None:
         with self.out.busy(f"Drawing the {what}"):
@@ -806,7 +814,7 @@ ARITY: dict[str, tuple[int, int, str]] = {
         1,
         "log [new|N]: the turn log, what is new since your last input, or the last N lines",
     ),
-    "map": (0, 2, "map [HEX [RADIUS]] | map legend"),
+    "map": (0, 3, "map [supply] [HEX [RADIUS]] | map legend"),
     "undo": (0, 0, "undo (takes back your last input)"),
     "export": (1, 2, "export FILE [force]: force replaces a file that is not a Kessel export"),
     "orders": (0, 0, "orders"),

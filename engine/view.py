@@ -31,7 +31,7 @@ from engine import redaction
 from engine.core import Event
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
-from engine.wb95 import air, bridges, flow, masking, sealed
+from engine.wb95 import air, bridges, flow, masking, sealed, supply_cut
 from engine.wb95.control import victory_points
 from engine.wb95.fortification_markers import markers
 from engine.wb95.sequence import PHASES
@@ -277,3 +277,14 @@ def sight(state: GameState | None, viewer: str) -> redaction.Sight:
         u.id: f"a {u.side.capitalize()} unit" for u in state.units.values() if u.id not in known
     }
     return redaction.Sight(viewer, hidden)
+
+
+def supply_view(state: GameState, viewer: str) -> tuple[supply_cut.SupplyPicture, ...]:
+    """The supply overlay a viewer may see (issue #17, K102): a side its own lines of
+    supply, the moderator both sides'; a spectator none (an enemy's supply is not on the
+    board)."""
+    if viewer == MODERATOR:
+        return tuple(supply_cut.picture(state, s) for s in state.setup.sides)
+    if viewer in state.setup.sides:
+        return (supply_cut.picture(state, viewer),)
+    return ()

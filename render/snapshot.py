@@ -19,7 +19,8 @@ from engine.core import Event
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.model import MapData
 from engine.state import GameState
-from engine.view import MODERATOR, SPECTATOR, View, view
+from engine.view import MODERATOR, SPECTATOR, View, supply_view, view
+from engine.wb95.supply_cut import SupplyPicture
 from render import style
 from render.canvas import Boxes, Canvas, Overlay
 from render.geometry import SQ3, Geom, bbox, full_geom
@@ -27,6 +28,7 @@ from render.header import with_header
 from render.labels import place_names
 from render.legend import legend_image
 from render.stacks import draw_stacks
+from render.supply import supply_cuts, supply_edges, with_key
 from render.terrain import bridge, bridge_ends, terrain_layer
 
 MAX_RADIUS = 20
@@ -61,10 +63,12 @@ def snapshot(
     control: bool = False,
     hq_range: int | None = None,
     events: Sequence[Event] | None = None,
+    supply: bool = False,
 ) -> Image.Image:
     """The map as `viewer` (a side, "spectator" or "moderator") sees it. `events`: the log
     the caller has already filtered with `engine.view.visible_events(events, viewer)`; the
-    last phase of the current turn that has moves or combats is drawn over the map."""
+    last phase of the current turn that has moves or combats is drawn over the map.
+    `supply`: the viewer's supply overlay (`engine.view.supply_view`, K102)."""
     setup = state.setup
     if viewer not in setup.sides and viewer not in (SPECTATOR, MODERATOR):
         choices = ", ".join([*setup.sides, SPECTATOR, MODERATOR])
@@ -79,6 +83,7 @@ def snapshot(
         control=control,
         hq_range=hq_range,
         events=events,
+        supply=supply_view(state, viewer) if supply else None,
     )
 
 
@@ -159,15 +164,26 @@ def render_view(
     control: bool = False,
     hq_range: int | None = None,
     events: Sequence[Event] | None = None,
+    supply: Sequence[SupplyPicture] | None = None,
 ) -> Image.Image:
     """The picture of view `v` of map `m`: `draw_map`, then the header."""
-    c = draw_map(m, v, crop=crop, zoom=zoom, control=control, hq_range=hq_range, events=events)
+    c = draw_map(
+        m,
+        v,
+        crop=crop,
+        zoom=zoom,
+        control=control,
+        hq_range=hq_range,
+        events=events,
+        supply=supply,
+    )
     where = ""
     if isinstance(crop, Around):
         where = f"around {normalize(crop.hex)}"
     elif isinstance(crop, Box):
         where = f"{crop.a}-{crop.b}"
-    return with_header(c.img, m, v, title or v.scenario, c.zoom, crop is not None, where)
+    out = with_header(c.img, m, v, title or v.scenario, c.zoom, crop is not None, where)
+    return with_key(out, supply, c.zoom) if supply else out
 
 
 def draw_map(
@@ -179,6 +195,7 @@ def draw_map(
     control: bool = False,
     hq_range: int | None = None,
     events: Sequence[Event] | None = None,
+    supply: Sequence[SupplyPicture] | None = None,
 ) -> Canvas:
     """The map part of a picture: the terrain layer, then the overlays in order (each a
     function of the Canvas; an optional one is appended where asked for), place names
@@ -198,7 +215,11 @@ def draw_map(
         overlays.append(_control)
     if hq_range is not None:
         overlays.append(lambda c: _hq_ranges(c, hq_range))
+    if supply is not None:
+        overlays.append(supply_edges(supply))  # under the counters: they stay readable
     overlays += [draw_stacks, _pending]
+    if supply is not None:
+        overlays.append(supply_cuts(supply))
     if events:
         overlays.append(lambda c: _overlays(c, last_phase_events(events, v.turn)))
     overlays.append(place_names)

@@ -147,3 +147,11 @@ VIEW_NOTE: dict[str, str] = {
 SIDE_NOTE = "your units in full; enemy stacks: top counter and size only"
 HIDDEN_BADGE: RGB = (255, 220, 80)  # "3?": an enemy stack whose lower counters are hidden
 LABEL_HALO: RGB = (255, 255, 250)
+
+# The supply overlay (issue #17): the edge of each side's supply area, and cut lines.
+SUPPLY_EDGE: dict[str, RGB] = {
+    "german": (20, 120, 60),
+    "soviet": (190, 110, 0),
+    "other": (40, 90, 170),
+}
+SUPPLY_CUT: RGB = (215, 0, 0)

@@ -358,3 +358,20 @@ def test_17_help_order_shows_an_example_with_the_games_units_and_typos_get_a_hin
     assert "move: move UNIT" in term.text and "for example: move s-" in term.text
     assert "no order 'atack' (did you mean attack?)" in term.text
     assert "'hlep' is not a command: did you mean help?" in term.text
+
+
+def test_17_map_supply_draws_the_side_to_acts_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #17: `map supply` writes the map with the overlay of the side at the keyboard
+    (hot seat: the side to act), in both hot seat and against the opponent."""
+    monkeypatch.chdir(tmp_path)
+    t = Terminal(["map supply 0207 3", "map supply", "map supply 0207 3 9", "quit"])
+    assert t.run(tmp_path / "k.db", "demo-steblev", seed=3) == 0
+    assert len(list(tmp_path.glob("kessel-*-0207-supply.png"))) == 1
+    assert len(list(tmp_path.glob("kessel-*-supply.png"))) == 2
+    assert "supply map written to" in t.text
+    assert "usage: map [supply] [HEX [RADIUS]] | map legend" in t.text
+    t = Terminal(["map supply", "quit"])
+    assert t.run(tmp_path / "k2.db", "demo-steblev", vs="german", seed=3) == 0
+    assert t.text.count("supply map written to") == 1

@@ -210,6 +210,8 @@ def test_cli_render(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
                  "--radius", "3", "--out", str(out)]) == 0  # fmt: skip
     assert Image.open(out).size[0] > 0
     assert main(["render", "korsun-1944", "--box", "3010", "3414", "--out", str(out)]) == 0
+    assert main(["render", "korsun-1944", "--view", "soviet", "--supply", "--out", str(out),
+                 "--force"]) == 0  # fmt: skip
     assert main(["render", "korsun-1944", "--around", "9999", "--out", str(out)]) == 1
     assert "not on the korsun map" in capsys.readouterr().err
     assert main(["render", "korsun-1944", "--view", "nobody", "--out", str(out)]) == 1

@@ -81,3 +81,39 @@ def test_issue_17_the_turn_notice_lists_units_out_of_supply_with_the_cut() -> No
     assert lines[head + 1].startswith("  s-a (level 1): ")
     assert lines[head + 1].endswith("is in enemy ZoC (10.1.10)")
     assert not any("s-b" in x for x in lines)  # it traces supply
+
+
+def _reds(img: object, xy: tuple[int, int], r: int = 6) -> int:
+    from PIL import Image
+
+    assert isinstance(img, Image.Image)
+    x, y = xy
+    box = img.convert("RGB").crop((x - r, y - r, x + r, y + r))
+    return sum(n for n, c in box.getcolors(10_000) or [] if c == style_cut())
+
+
+def style_cut() -> tuple[int, int, int]:
+    from render import style
+
+    return style.SUPPLY_CUT
+
+
+def test_issue_17_the_supply_overlay_crosses_the_cut_hex_for_its_own_side_only() -> None:
+    from engine.view import supply_view
+    from render import snapshot
+    from render.snapshot import locate
+
+    setup = scenario([{"id": "s-a", "hex": "0204"}, {"id": "g-1", "hex": "0604"}], roads=ROAD)
+    state = play(setup).state
+    (pic,) = supply_view(state, "soviet")
+    (cut,) = pic.cuts
+    assert cut.hex is not None and pic.at["s-a"] == "0204"
+    assert "0904" in pic.reach and "0204" not in pic.reach
+    assert supply_view(state, "spectator") == ()
+    assert [p.side for p in supply_view(state, "moderator")] == list(state.setup.sides)
+    plain = snapshot(state, "soviet")
+    drawn = snapshot(state, "soviet", supply=True)
+    at = locate(setup.map, drawn, cut.hex)
+    assert _reds(drawn, at) > 10 and _reds(plain, at) == 0
+    german = snapshot(state, "german", supply=True)  # the Germans trace from the W edge
+    assert _reds(german, locate(setup.map, german, cut.hex)) == 0

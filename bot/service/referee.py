@@ -613,18 +613,25 @@ class Referee:
         as_viewer: str | None = None,
         recent: bool = True,
         whole: bool = True,
+        supply: bool = False,
     ) -> bytes:
         """A map snapshot in the caller's own view (rendered off the event loop). With no
         `around` and `whole=False`: a phone-sized crop where the caller's counters are
-        thickest (render.focus_hex, issue #18)."""
+        thickest (render.focus_hex, issue #18). `supply`: the overlay of the viewer's own
+        lines of supply and where they are cut (K102); a spectator has none to see."""
         g = await self.reach(caller, game_id)
         viewer = self._viewer(g, caller, as_viewer)
+        if supply and viewer not in g.setup.sides and viewer != MODERATOR:
+            raise Refusal(
+                "the supply overlay shows a side's own lines of supply: only a player of "
+                "the game (or its moderator) sees one (16.1)"
+            )
         if around is None and not whole:
             from engine.view import view
             from render import focus_hex
 
             around = focus_hex(g.setup.map, view(g.state, viewer), radius)
-        return await self._draw(g, viewer, around, radius, recent)
+        return await self._draw(g, viewer, around, radius, recent, supply=supply)
 
     async def legend_png(self, caller: Caller, game_id: str, as_viewer: str | None = None) -> bytes:
         """The full legend of the game's map, with what the caller's view shows (#18)."""
@@ -645,19 +652,23 @@ class Referee:
         return await self._draw(g, reply.map_viewer, None, 4, True)
 
     async def _draw(
-        self, g: LiveGame, viewer: str, around: str | None, radius: int, recent: bool
+        self,
+        g: LiveGame,
+        viewer: str,
+        around: str | None,
+        radius: int,
+        recent: bool,
+        *,
+        supply: bool = False,
     ) -> bytes:
         from render import Around, RenderError, snapshot, to_png
 
         state = g.state
         events = _visible(g, viewer) if recent else None
+        crop = Around(around, radius) if around else None
 
         def draw() -> bytes:
-            return to_png(
-                snapshot(
-                    state, viewer, crop=Around(around, radius) if around else None, events=events
-                )
-            )
+            return to_png(snapshot(state, viewer, crop=crop, events=events, supply=supply))
 
         try:
             return await asyncio.to_thread(draw)

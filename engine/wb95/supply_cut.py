@@ -28,6 +28,7 @@ from engine.wb95.supply import (
     blocks,
     source_hexes,
     step_supply_mp,
+    supply_costs,
     supply_mp,
     trace,
 )
@@ -139,3 +140,21 @@ def cuts(state: GameState, side: str, lines: Mapping[str, Line] | None = None) -
 
 def _mp(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):.1f}"
+
+
+@dataclass(frozen=True)
+class SupplyPicture:
+    """What a supply overlay draws for one side (issue #17): the hexes its lines of supply
+    reach now, within the largest supply MPs of its nations (10.1.7), and where the lines
+    of its units that cannot trace supply are cut."""
+
+    side: str
+    reach: frozenset[HexId]
+    cuts: tuple[Cut, ...]
+    at: Mapping[str, HexId]  # the hex of each unit in `cuts`
+
+
+def picture(state: GameState, side: str) -> SupplyPicture:
+    found = cuts(state, side)
+    at = {uid: h for uid in found if (h := state.units[uid].hex) is not None}
+    return SupplyPicture(side, frozenset(supply_costs(state, side)), tuple(found.values()), at)

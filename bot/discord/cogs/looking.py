@@ -50,6 +50,7 @@ def unit_line(u: UnitView) -> str:
     radius="hexes around it",
     whole="the whole map (large: best on a big screen)",
     legend="the map's full legend: terrain, markers, counters",
+    supply="draw where your lines of supply reach and where they are cut (10.1)",
     private="only you see it",
 )
 @app_commands.autocomplete(game=game_choices)
@@ -60,6 +61,7 @@ async def map_(
     radius: app_commands.Range[int, 1, 12] = 4,
     whole: bool = False,
     legend: bool = False,
+    supply: bool = False,
     private: bool = True,
     game: str | None = None,
 ) -> None:
@@ -74,7 +76,8 @@ async def map_(
         png = await ref.legend_png(caller, gid, as_viewer=viewer)
     else:  # phone-sized by default (issue #18): a crop unless the whole map is asked for
         png = await ref.map_png(
-            caller, gid, around=around, radius=radius, as_viewer=viewer, whole=whole
+            caller, gid, around=around, radius=radius, as_viewer=viewer, whole=whole,
+            supply=supply,
         )
     if len(png) >= interaction.filesize_limit:
         await send(interaction, "The map is too large to upload; ask for a crop (`around`).")
