@@ -113,7 +113,8 @@ def test_issue_17_the_supply_overlay_crosses_the_cut_hex_for_its_own_side_only()
     assert [p.side for p in supply_view(state, "moderator")] == list(state.setup.sides)
     plain = snapshot(state, "soviet")
     drawn = snapshot(state, "soviet", supply=True)
-    at = locate(setup.map, drawn, cut.hex)
+    at = locate(setup.map, plain, cut.hex)  # the key goes below the map: same offsets
+    assert drawn.height > plain.height and drawn.width == plain.width
     assert _reds(drawn, at) > 10 and _reds(plain, at) == 0
     german = snapshot(state, "german", supply=True)  # the Germans trace from the W edge
-    assert _reds(german, locate(setup.map, german, cut.hex)) == 0
+    assert _reds(german, locate(setup.map, snapshot(state, "german"), cut.hex)) == 0
