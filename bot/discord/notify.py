@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.views import MAX_LOSS_LINES, PAGE, answer_lines, decision_view
+from bot.discord.views import MAX_LOSS_LINES, PAGE, decision_view, reply_answers
 from bot.service import Refusal, Reply
 from bot.service.game import AI_PREFIX
 from bot.service.roles import moderator_readers
@@ -172,10 +172,11 @@ class Notifier:
             return
         embed = await self._embed(r)
         files = await self._files(r)
+        view = decision_view(r) if r.kind == "decision" else None  # `/decision`: its buttons
         if embed is not None:
-            await send(interaction, "", ephemeral=True, files=files, embeds=[embed])
+            await send(interaction, "", ephemeral=True, files=files, embeds=[embed], view=view)
         else:
-            await send(interaction, r.text, ephemeral=True, files=files)
+            await send(interaction, r.text, ephemeral=True, files=files, view=view)
 
     async def _to_channel(self, r: Reply, ping: list[str]) -> None:
         if not r.game:
@@ -231,7 +232,8 @@ class Notifier:
         if view is None and r.kind == "decision":
             text += "\n(answer with `/orders`)"
         elif r.kind == "decision":
-            lines = answer_lines(r.data.get("decision") or {})
+            lines = reply_answers(r)
+            text += "\n(press an answer, or write any answer with `/orders`: its number works)"
             if len(lines) > PAGE:
                 text += (
                     f"\n{len(lines)} answers: the first {PAGE} are below; "

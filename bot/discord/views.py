@@ -85,14 +85,28 @@ def _losses(opts: dict[str, Any]) -> list[str]:
 def decision_view(r: Reply) -> discord.ui.View | None:
     """Buttons for the answers of a decision reply (the first page), or None when it has
     none to list."""
-    dec = r.data.get("decision") or {}
     at = r.data.get("expect")
     if not r.game or at is None:
         return None
-    lines = answer_lines(dec)
+    lines = reply_answers(r)
     if not lines:
         return None
     return page_view(r.game, int(at), lines, 0)
+
+
+def reply_answers(r: Reply) -> list[str]:
+    """The numbered answers of a decision reply: the service's, numbered as its prompt
+    (bot/describe.py); a reply without them lists its options' answers."""
+    given = r.data.get("answers")
+    if isinstance(given, list):
+        return [str(x) for x in given]
+    return answer_lines(r.data.get("decision") or {})
+
+
+async def open_answers(bot: KesselBot, caller: Any, game: str) -> list[str]:
+    """The answers of the caller's open decision, as the service numbers them now."""
+    replies = await bot.ref.decision(caller, game)
+    return reply_answers(replies[0]) if replies else []
 
 
 def pages(lines: list[str]) -> int:
@@ -156,14 +170,10 @@ class AnswerButton(
         bot: KesselBot = interaction.client
         await ack(interaction)
         caller = await caller_of(interaction)
-        line = self.label
-        if len(line) >= 80 or line == "answer":  # a cut label: list the answers again
-            legal = await bot.ref.legal(caller, self.game)
-            decisions = legal.get("decisions") or []
-            lines = answer_lines(decisions[0]) if decisions else []
-            line = lines[self.index] if self.index < len(lines) else "pass"
+        # the answer's number, as a player would type it: the service reads it off the
+        # open decision's prompt, and `expect` refuses a click after the game moved on
         replies = await bot.ref.orders(
-            caller, self.game, line, key=key_of(interaction), expect=self.at
+            caller, self.game, str(self.index + 1), key=key_of(interaction), expect=self.at
         )
         await bot.notifier.deliver(replies, interaction)
 
@@ -209,9 +219,7 @@ class PageButton(
         g = await bot.ref.game(self.game)
         if g.last_event != self.at:
             raise Refusal("the game has moved on since this decision; see `/game status`")
-        legal = await bot.ref.legal(caller, self.game)
-        decisions = legal.get("decisions") or []
-        lines = answer_lines(decisions[0]) if decisions else []
+        lines = await open_answers(bot, caller, self.game)
         if not lines:
             raise Refusal("no decision of yours is open")
         page = self.page if self.page < pages(lines) else 0

@@ -1553,36 +1553,7 @@ class Referee:
                 continue
             asks = [d for d in g.state.pending if d.side == side]
             if asks:
-                v = view(g.state, side)
-                mine = [p for p in v.pending if p.options is not None]
-                d = asks[0]
-                out.append(
-                    Reply(
-                        "side",
-                        f"Game {g.id}: "
-                        + describe.decision(
-                            d.kind,
-                            d.rule,
-                            mine[0].options if mine else None,
-                            d.info,
-                            side=side,
-                            state=g.state,
-                            viewer=side,
-                        ),
-                        game=g.id,
-                        side=side,
-                        kind="decision",
-                        mention=humans,
-                        data={
-                            "decision": {
-                                "kind": d.kind,
-                                "rule": d.rule,
-                                "options": mine[0].options if mine else None,
-                            },
-                            "expect": g.last_event,
-                        },
-                    )
-                )
+                out.append(replace(self._decision_reply(g, side), mention=humans))
             else:
                 out.append(
                     Reply(
@@ -1611,6 +1582,48 @@ class Referee:
                 ),
             )
         return out
+
+    def _decision_reply(self, g: LiveGame, side: str) -> Reply:
+        """`side`'s first open decision as its prompt (bot/describe.py), addressed to the
+        side; `data` carries the numbered answers of the prompt (a transport's buttons send
+        the number, judged by `_numbered_answer` like a typed one) and the log position the
+        prompt was written at (`expect`: a click after the game moved on is refused)."""
+        d = next(x for x in g.state.pending if x.side == side)
+        v = view(g.state, side)
+        mine = [p for p in v.pending if p.options is not None]
+        options = mine[0].options if mine else None
+        text = describe.decision(
+            d.kind, d.rule, options, d.info, side=side, state=g.state, viewer=side
+        )
+        answers = describe.answers(d.kind, d.options, d.info, side=side, state=g.state)
+        return Reply(
+            "side",
+            f"Game {g.id}: {text}",
+            game=g.id,
+            side=side,
+            kind="decision",
+            data={
+                "decision": {"kind": d.kind, "rule": d.rule, "options": options},
+                "answers": answers,
+                "expect": g.last_event,
+            },
+        )
+
+    async def decision(self, caller: Caller, game_id: str) -> list[Reply]:
+        """The caller's open decisions shown again (`decision`, `/decision`), to the caller
+        only: a seat's own prompt, whatever else the caller may see (DESIGN §2)."""
+        g = await self.reach(caller, game_id)
+        sides = g.sides_of(caller.id)
+        if not sides:
+            raise Refusal(f"no decision of yours is open in game {g.id}: you play no side")
+        open_for = [s for s in sides if any(d.side == s for d in g.state.pending)]
+        if not open_for:
+            waiting = "; ".join(self._awaiting_lines(g)) or "nobody is awaited"
+            raise Refusal(f"no decision of yours is open in game {g.id} ({waiting})")
+        return [
+            replace(self._decision_reply(g, s), to="caller", side=None, private=True)
+            for s in open_for
+        ]
 
     # --- parsing helpers -------------------------------------------------------------
     @staticmethod
@@ -1653,7 +1666,13 @@ class Referee:
             sides = [s for s in sides if s == side_word.strip().lower()]
         mine = [d for d in g.state.pending if d.side in sides]
         if not mine:
-            return text  # the notation refuses it with its own words
+            if not g.sides_of(caller.id):
+                raise self._not_a_player(g, caller)
+            why = f"no decision of yours is open to answer with '{numbers.shown(number)}'"
+            if g.state.pending:
+                d = g.state.pending[0]
+                raise Refusal(f"{why}: waiting for {d.side} to answer a {d.kind} decision", d.rule)
+            raise Refusal(f"{why} (a number answers a decision prompt)")
         d = mine[0]
         from bot import describe
 

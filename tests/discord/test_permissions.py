@@ -397,7 +397,17 @@ ROWS += [
     ),
     Row("help", "", "ok", "ok", "ok", "ok"),
     Row("help", "a command", "ok", "ok", "ok", "ok", {"topic": "move"}),
-    order_row("component:AnswerButton", {"label": "pass"}),
+    Row(
+        "decision",
+        "no decision open",
+        "nodec    nodec    nodec    nodec    nodec    nodec    nodec    nodec",
+        "gone",
+        "gone",
+        "nodec    nodec    nodec    gone     nodec    gone     nodec    gone",
+        {"game": G},
+    ),
+    # an answer's number with no decision open (issue #17: buttons send the number)
+    order_row("component:AnswerButton", {"label": "pass"}, a="nodec", b="nodec"),
     order_row("component:ConfirmAttack", {"attack": f"attack {OWN} -> 5721"}),
     Row("component:CancelButton", "", "ok", "ok", "ok", "ok"),
 ]
@@ -413,7 +423,20 @@ ROWS += [
     ),
     replace(order_row("done", {}), position="decision"),
     replace(order_row("modal:Orders", {"text": RETREAT}, a="ok"), position="decision"),
-    replace(order_row("component:AnswerButton", {"label": RETREAT}, a="ok"), position="decision"),
+    replace(
+        order_row("component:AnswerButton", {"label": RETREAT}, a="ok", b="nodec"),
+        position="decision",
+    ),
+    Row(
+        "decision",
+        "the open decision again",
+        "ok       nodec    nodec    nodec    nodec    nodec    nodec    nodec",
+        "gone",
+        "gone",
+        "ok       nodec    nodec    gone     nodec    gone     nodec    gone",
+        {"game": G},
+        position="decision",
+    ),
     Row(
         "component:PageButton",
         "more answers of the decision",

@@ -235,3 +235,30 @@ def test_a_long_odds_preview_says_what_it_leaves_out() -> None:
     short = format_odds(odds)
     assert len(short) <= 1600 and "more lines: `/odds` shows them all" in short
     assert "reason 59" in format_odds(odds, limit=None)
+
+
+async def test_17_decision_shows_the_open_decision_again_and_a_button_answers_it(
+    h: Harness,
+) -> None:
+    """Issue #17: `/decision` shows the prompt again (privately) with its numbered answers
+    as buttons; a button sends the answer's number, read off the same list as the text."""
+    await h.command(ALICE, "game new", scenario="demo-steblev", side="soviet", seed=1)
+    await h.command(BOB, "game join", side="german")
+    out = await h.command(ALICE, "decision")
+    assert "no decision of yours is open" in texts(out) and all(s.ephemeral for s in out)
+    opened = await h.command(ALICE, "orders")
+    await h.submit_modal(ALICE, opened[-1], ["move s-180 0307\ndone"])
+    opened = await h.command(ALICE, "orders")
+    await h.submit_modal(ALICE, opened[-1], ["attack s-180 -> 0306"])  # seed 1: A1, retreat
+    out = await h.command(ALICE, "decision")
+    shown = [s for s in out if s.buttons()]
+    assert shown and all(s.ephemeral for s in out)
+    body = texts(out)
+    assert "soviet must decide: the retreat (5.3)" in body
+    first = shown[-1].buttons()[0]["label"]
+    assert first.startswith("retreat s-180") and f"1) {first}" in body  # button 1 = answer 1
+    out = await h.click(ALICE, shown[-1], first)
+    assert "⚠" not in texts(out), texts(out)
+    assert f"✔ soviet: {first}" in texts(out)
+    out = await h.command(BOB, "decision")  # the retreat opened the German pursuit
+    assert "german must decide: pursuit" in texts(out) and "pass  (pursue no further)" in texts(out)

@@ -23,7 +23,8 @@ SUBJECTS: dict[str, str] = {
     "decisions": (
         "When your side must decide (a retreat, losses, a pursuit, a defence), Kessel sends "
         "you a private message with one button per answer; **More answers** shows the "
-        "others when there are more than 20. Any answer can also be written with `/orders`."
+        "others when there are more than 20. `/decision` shows it again. Any answer can "
+        "also be written with `/orders`, in full or by its number (`/orders 2`)."
     ),
     "deadlines": (
         "A game may give each phase a deadline (`/game settings`); `/game status` shows "

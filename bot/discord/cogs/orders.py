@@ -1,7 +1,8 @@
 """Orders: `/move`, `/attack` (odds preview, then Confirm), `/fire`, `/fortify`,
-`/strategic`, `/enter`, `/bridge`, `/air`, `/mask`, `/done`, `/undo` and `/orders` (a modal
-for a block of orders, the PBEM way). Every answer is private; sealed inputs (air
-missions, masking, bridge notes) get a receipt and never a public echo."""
+`/strategic`, `/enter`, `/bridge`, `/air`, `/mask`, `/done`, `/undo`, `/decision` (the open
+decision again) and `/orders` (a modal for a block of orders, the PBEM way). Every answer
+is private; sealed inputs (air missions, masking, bridge notes) get a receipt and never a
+public echo."""
 
 from __future__ import annotations
 
@@ -354,6 +355,17 @@ async def undo(interaction: Interaction, game: str | None = None) -> None:
     await in_game(interaction, game, lambda ref, c, g: ref.undo(c, g))
 
 
+@app_commands.command(
+    name="decision", description="Your open decision again: what it is about, its answers"
+)
+@app_commands.autocomplete(game=game_choices)
+@described()
+async def decision(interaction: Interaction, game: str | None = None) -> None:
+    """Issue #17: the prompt with its numbered answers and their buttons (paged past 20),
+    privately; answer by a button or with `/orders` and the answer's number."""
+    await in_game(interaction, game, lambda ref, c, g: ref.decision(c, g))
+
+
 @app_commands.command(name="orders", description="Give a block of orders (PBEM style)")
 @app_commands.autocomplete(game=game_choices)
 @described()
@@ -404,5 +416,6 @@ COMMANDS: list[Any] = [
     mask,
     done,
     undo,
+    decision,
     orders,
 ]
