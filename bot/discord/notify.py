@@ -81,6 +81,16 @@ def embeds_for(r: Reply, where: str, side: str | None, due: float | None) -> dis
     return e
 
 
+def map_name(r: Reply) -> str:
+    return f"{r.game}-{r.map_viewer}.png"
+
+
+def with_map(embed: discord.Embed | None, r: Reply, files: list[discord.File]) -> None:
+    """The reply's map shown inside its embed (issue #17), not as a loose attachment."""
+    if embed is not None and any(f.filename == map_name(r) for f in files):
+        embed.set_image(url=f"attachment://{map_name(r)}")
+
+
 class Notifier:
     def __init__(self, bot: KesselBot) -> None:
         self.bot = bot
@@ -165,13 +175,14 @@ class Notifier:
             return []
         if png is None:
             return []
-        return [discord.File(io.BytesIO(png), filename=f"{r.game}-{r.map_viewer}.png")]
+        return [discord.File(io.BytesIO(png), filename=map_name(r))]
 
     async def _to_caller(self, r: Reply, interaction: discord.Interaction[Any] | None) -> None:
         if interaction is None:
             return
         embed = await self._embed(r)
         files = await self._files(r)
+        with_map(embed, r, files)
         view = decision_view(r) if r.kind == "decision" else None  # `/decision`: its buttons
         if embed is not None:
             await send(interaction, "", ephemeral=True, files=files, embeds=[embed], view=view)
@@ -188,6 +199,7 @@ class Notifier:
         pings = " ".join(f"<@{u}>" for u in ping)
         embed = await self._embed(r)
         files = await self._files(r)
+        with_map(embed, r, files)
         allowed = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(int(u)) for u in ping]
         )
@@ -228,6 +240,7 @@ class Notifier:
         view = decision_view(r) if r.kind == "decision" else None
         files = await self._files(r)
         embed = await self._embed(r)
+        with_map(embed, r, files)
         text = r.text
         if view is None and r.kind == "decision":
             text += "\n(answer with `/orders`)"

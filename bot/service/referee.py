@@ -649,7 +649,18 @@ class Referee:
         if not reply.map_viewer or not reply.game:
             return None
         g = await self.game(reply.game)
-        return await self._draw(g, reply.map_viewer, None, 4, True)
+        viewer = reply.map_viewer
+        if reply.data.get("map_whole"):
+            return await self._draw(g, viewer, None, 4, True)
+        # phone-sized (#18): around the hex the reply is about, else where the viewer's
+        # counters are thickest
+        around = reply.data.get("map_around")
+        if not isinstance(around, str) or not g.setup.map.grid.contains(around):
+            from engine.view import view
+            from render import focus_hex
+
+            around = focus_hex(g.setup.map, view(g.state, viewer), 4)
+        return await self._draw(g, viewer, around, 4, True)
 
     async def _draw(
         self,
@@ -1529,7 +1540,20 @@ class Referee:
         out = [Reply("caller", "\n".join(lines), game=g.id, private=True, kind="result")]
         public = lines_for(events, state, SPECTATOR)
         if any(e.kind in _PUBLIC_KINDS for e in events) and public:
-            out.append(Reply("channel", "\n".join(public), game=g.id, kind="result"))
+            fought = [
+                h for e in events if e.kind == "combat_resolved" for h in e.data.get("hexes") or []
+            ]
+            # a combat's result shows the public map around the hex fought for
+            out.append(
+                Reply(
+                    "channel",
+                    "\n".join(public),
+                    game=g.id,
+                    kind="result",
+                    map_viewer=SPECTATOR if fought else None,
+                    data={"map_around": fought[0]} if fought else {},
+                )
+            )
         return out
 
     def _next_step(self, g: LiveGame, before_step: str | None) -> list[Reply]:
@@ -1542,6 +1566,7 @@ class Referee:
                     game=g.id,
                     kind="result",
                     map_viewer=SPECTATOR,
+                    data={"map_whole": True},  # the final position, whole
                 )
             ]
         if g.status != "active" or g.step_key() == before_step:
@@ -1592,20 +1617,25 @@ class Referee:
         v = view(g.state, side)
         mine = [p for p in v.pending if p.options is not None]
         options = mine[0].options if mine else None
-        text = describe.decision(
+        words = bot_systems.describer(g.state)  # the game's rule system's sentences
+        text = words.decision(
             d.kind, d.rule, options, d.info, side=side, state=g.state, viewer=side
         )
-        answers = describe.answers(d.kind, d.options, d.info, side=side, state=g.state)
+        answers = words.answers(d.kind, d.options, d.info, side=side, state=g.state)
+        fight = g.state.combat  # a combat's decision shows the side's map around its hex
+        hexes = list(fight.get("targets") or []) if fight else []
         return Reply(
             "side",
             f"Game {g.id}: {text}",
             game=g.id,
             side=side,
             kind="decision",
+            map_viewer=side if hexes else None,
             data={
                 "decision": {"kind": d.kind, "rule": d.rule, "options": options},
                 "answers": answers,
                 "expect": g.last_event,
+                **({"map_around": hexes[0]} if hexes else {}),
             },
         )
 

@@ -786,9 +786,18 @@ async def cell(mx: Matrix, row: Row, role: str, place: str) -> tuple[str, list[s
                 around, radius = str(row.args["around"]), int(row.args["radius"])
                 if row.args.get("private") is False:  # a public map: the spectator's view
                     reader = SPECTATOR
-            else:
-                around, radius = None, 4
-            if data != await map_bytes(h, gid, reader, around, radius):
+                drawn = [await map_bytes(h, gid, reader, around, radius)]
+            else:  # a notice's crop (issue #17): around a hex it names, or the reader's focus
+                from engine.view import view
+                from render import focus_hex
+
+                g = await h.ref.game(gid)
+                named = set(re.findall(r"\b\d{4}\b", text)) & set(g.setup.map.grid.all_hexes())
+                focus = focus_hex(g.setup.map, view(g.state, reader), 4)
+                drawn = [
+                    await map_bytes(h, gid, reader, x, 4) for x in (None, focus, *sorted(named))
+                ]
+            if data not in drawn:
                 leaks.append(f"{s.where}: a map {name} not drawn for {reader}")
     return outcome(row, out, gid), leaks
 

@@ -262,3 +262,40 @@ async def test_17_decision_shows_the_open_decision_again_and_a_button_answers_it
     assert f"✔ soviet: {first}" in texts(out)
     out = await h.command(BOB, "decision")  # the retreat opened the German pursuit
     assert "german must decide: pursuit" in texts(out) and "pass  (pursue no further)" in texts(out)
+
+
+async def test_17_combat_results_and_decisions_show_a_map_crop_in_their_embed(
+    h: Harness,
+) -> None:
+    """Issue #17: the channel's combat result and the side's combat decision carry a
+    phone-sized crop around the hex fought for, shown inside the embed; the channel gets
+    the spectators' picture."""
+    import io
+
+    from PIL import Image
+
+    from bot.service import Reply
+
+    await h.command(ALICE, "game new", scenario="demo-steblev", side="soviet", seed=1)
+    await h.command(BOB, "game join", side="german")
+    opened = await h.command(ALICE, "orders")
+    await h.submit_modal(ALICE, opened[-1], ["move s-180 0307\ndone"])
+    before = len(h.sent)
+    opened = await h.command(ALICE, "orders")
+    await h.submit_modal(ALICE, opened[-1], ["attack s-180 -> 0306"])
+    new = h.sent[before:]
+    result = [s for s in new if s.where == "channel" and "combat:" in str(s.embeds())]
+    assert result and result[-1].files, [s.where for s in new]
+    (image,) = [e.get("image", {}).get("url", "") for e in result[-1].embeds()]
+    assert image.startswith("attachment://") and image.endswith("-spectator.png")
+    decision = [s for s in new if s.where == "dm" and "must decide" in str(s.embeds())]
+    assert decision and decision[-1].files and decision[-1].files[0].endswith("-soviet.png")
+    assert h.ref is not None  # phone-sized: a crop, not the whole map
+    gid = str((await h.ref.games(_alice()))[0]["id"])
+    notice = Reply("side", "", game=gid, map_viewer="soviet", data={"map_around": "0306"})
+    png = await h.ref.reply_map(notice)
+    assert png is not None and Image.open(io.BytesIO(png)).width < 900
+
+
+def _alice() -> Caller:
+    return Caller(str(ALICE.id), "Alice", guild=str(GUILD), channel=str(CHANNEL))
