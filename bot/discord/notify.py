@@ -64,19 +64,24 @@ def _people(ids: list[str]) -> list[str]:
 DM_RETRY_SECONDS = 24 * 3600
 EMBED_TEXT = 4000  # a text longer than this goes as plain messages (embed limit 4,096)
 SIDE_COLOURS = {"soviet": 0xC0392B, "german": 0x5D6D7E}
-KIND_TITLES = {"turn": "Turn", "decision": "Your decision", "result": "Result"}
+KIND_TITLES = {
+    "turn": "Turn",
+    "decision": "Your decision",
+    "result": "Result",
+    "reminder": "Reminder",
+}
 
 
 def embeds_for(r: Reply, where: str, side: str | None, due: float | None) -> discord.Embed | None:
-    """A turn notice, a combat result or a decision as an embed (title, colour of the side
-    concerned, the deadline as a relative timestamp), or None: other replies, and texts
-    too long for one embed, go as plain messages."""
+    """A turn notice, a combat result, a decision or a reminder as an embed (title, colour
+    of the side concerned, the deadline as a relative timestamp), or None: other replies,
+    and texts too long for one embed, go as plain messages."""
     if r.kind not in KIND_TITLES or len(r.text) > EMBED_TEXT or not r.game:
         return None
     colour = SIDE_COLOURS.get(side or "", 0x5865F2)
     title = f"Game {r.game} · {KIND_TITLES[r.kind]}" + (f" · {where}" if where else "")
     e = discord.Embed(title=title[:256], description=r.text, colour=colour)
-    if due is not None and r.kind in ("turn", "decision"):
+    if due is not None and r.kind in ("turn", "decision", "reminder"):
         e.add_field(name="Deadline", value=f"<t:{int(due)}:R>")
     return e
 

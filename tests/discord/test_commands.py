@@ -247,6 +247,8 @@ async def test_the_deadline_clock_reminds_and_announces(h: Harness) -> None:
     await h.bot.tick(now=time.time() + 23 * 3600)
     reminders = [s for s in h.sent[before:] if s.where == "dm" and s.target == str(ALICE.id)]
     assert reminders and "<t:" in reminders[0].content  # a Discord timestamp
+    (embed,) = reminders[0].embeds()  # issue #17: an embed, with the deadline as a field
+    assert "Reminder" in embed["title"] and embed["fields"][0]["name"] == "Deadline"
     before = len(h.sent)
     await h.bot.tick(now=time.time() + 25 * 3600)
     assert "Deadline passed" in texts(h.sent[before:], "channel")

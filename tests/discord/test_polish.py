@@ -299,3 +299,23 @@ async def test_17_combat_results_and_decisions_show_a_map_crop_in_their_embed(
 
 def _alice() -> Caller:
     return Caller(str(ALICE.id), "Alice", guild=str(GUILD), channel=str(CHANNEL))
+
+
+async def test_17_an_orders_form_left_open_is_forgotten_and_still_works_late(h: Harness) -> None:
+    """Issue #17: forms closed unsent do not pile up in the bot (they time out of its
+    memory and discord.py's); one submitted later is carried out all the same."""
+    import asyncio
+
+    await _demo(h)
+    opened = await h.command(ALICE, "orders")
+    assert h.bot is not None
+    custom_id = opened[-1].body["data"]["custom_id"]
+    assert custom_id in h.bot.open_forms
+    store = h.bot._connection._view_store
+    form = store._modals[custom_id]
+    assert form.timeout is not None and form.timeout > 0
+    form._dispatch_timeout()  # as the timeout would
+    await asyncio.sleep(0)
+    assert custom_id not in h.bot.open_forms and custom_id not in store._modals
+    out = await h.submit_modal(ALICE, opened[-1], ["done"])
+    assert out and "⚠" not in texts(out), texts(out)

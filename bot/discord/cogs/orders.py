@@ -137,12 +137,13 @@ async def own_units(interaction: Interaction, current: str) -> list[app_commands
 
 
 ORDERS_PREFIX = "k:o:"  # the custom_id of an /orders form: k:o:GAME:NONCE
+FORM_SECONDS = 3600.0  # an open form is remembered this long (`submitted_after_restart` after)
 
 
 class Orders(discord.ui.Modal, title="Orders"):
     """A block of orders, one per line (all or nothing). Its custom_id names the game, so
-    a form submitted after a restart (unknown to the new process) is still carried out
-    (`submitted_after_restart`)."""
+    a form submitted after a restart, or after it timed out here (unknown to the process),
+    is still carried out (`submitted_after_restart`)."""
 
     text: discord.ui.TextInput[Any] = discord.ui.TextInput(
         label="Orders, one per line",
@@ -152,11 +153,18 @@ class Orders(discord.ui.Modal, title="Orders"):
         custom_id="k:o:text",
     )
 
-    def __init__(self, game: str | None) -> None:
+    def __init__(self, game: str | None, forms: set[str] | None = None) -> None:
         game = (game or "").strip()[:40] or None  # a custom_id holds 100 characters
         nonce = secrets.token_hex(8)
-        super().__init__(timeout=None, custom_id=f"{ORDERS_PREFIX}{game or ''}:{nonce}")
+        super().__init__(timeout=FORM_SECONDS, custom_id=f"{ORDERS_PREFIX}{game or ''}:{nonce}")
         self.game = game
+        self.forms = forms  # the process's open forms: this one leaves it when it times out
+
+    async def on_timeout(self) -> None:
+        # Forgotten by discord.py and by the bot (forms closed unsent would pile up for
+        # ever); a late submission is carried out like one after a restart.
+        if self.forms is not None:
+            self.forms.discard(self.custom_id)
 
     async def on_submit(self, interaction: Interaction) -> None:
         await give(interaction, str(self.text.value), self.game)
@@ -370,8 +378,9 @@ async def decision(interaction: Interaction, game: str | None = None) -> None:
 @app_commands.autocomplete(game=game_choices)
 @described()
 async def orders(interaction: Interaction, game: str | None = None) -> None:
-    form = Orders(game)
-    bot_of(interaction).open_forms.add(form.custom_id)
+    forms = bot_of(interaction).open_forms
+    form = Orders(game, forms)
+    forms.add(form.custom_id)
     await interaction.response.send_modal(form)
 
 
