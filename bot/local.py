@@ -137,6 +137,7 @@ class LocalPlay:
         self._ref: Referee | None = None
         self.gid: str | None = None
         self.live: LiveGame | None = None  # the game at the last prompt (tests look at it)
+        self.as_side: str | None = None  # the side a `SIDE: command` names, while it runs
 
     @property
     def ref(self) -> Referee:
@@ -375,10 +376,30 @@ class LocalPlay:
         return f"[{g.id} · {what} · {who}] > "
 
     async def acting_side(self) -> str | None:
-        """The side at the keyboard: the first side awaited that this person holds."""
+        """The side at the keyboard: the side named before the command (`german: units`),
+        else the first side awaited that this person holds."""
         g = await self.ref.game(self.gid or "")
         mine = g.sides_of(self.me.id)
+        if self.as_side is not None and self.as_side in mine:
+            return self.as_side
         return next((s for s in g.awaited() if s in mine), None)
+
+    async def _side_command(self, text: str) -> tuple[str, str] | None:
+        """`SIDE: COMMAND ...` for one of the game's sides and a command that is not an
+        order (orders keep their prefix, as the notation reads it): the side and the rest."""
+        found = re.match(r"\s*([A-Za-z][A-Za-z-]*)\s*:\s*(\S.*)$", text, re.S)
+        if found is None or self.gid is None:
+            return None
+        side, rest = found[1].lower(), found[2]
+        verb = rest.split(maxsplit=1)[0].lower()
+        if verb not in COMMANDS or verb in ORDER_VERBS:
+            return None
+        g = await self.ref.game(self.gid)
+        if side not in g.setup.sides:
+            return None
+        if side not in g.sides_of(self.me.id):
+            raise Refusal(f"you do not play {side} in game {g.id}")
+        return side, rest
 
     async def command(self, text: str) -> bool:
         """One input; True to quit."""
@@ -386,6 +407,14 @@ class LocalPlay:
         if len(lines) > 1:
             await self.cmd_orders(lines)
             return False
+        prefixed = await self._side_command(text)
+        if prefixed is not None:  # `soviet: undo` (issue #17: every prefix, every command)
+            side, rest_text = prefixed
+            self.as_side = side
+            try:
+                return await self.command(rest_text)
+            finally:
+                self.as_side = None
         word, _, rest = text.partition(" ")
         verb = word.lower()
         args = rest.split()
@@ -422,7 +451,7 @@ class LocalPlay:
         elif verb == "map":
             await self.cmd_map(args)
         elif verb == "undo":
-            await self.show(await self.ref.undo(self.me, self._gid))
+            await self.cmd_undo()
         elif verb == "export":
             await self.cmd_export(args)
         elif verb == "mod":
@@ -583,10 +612,22 @@ class LocalPlay:
             return {"done": "done", "pass": "pass", "hq": "hq decline"}[verb]
         return ""
 
+    async def cmd_undo(self) -> None:
+        """Take back the last input; `SIDE: undo` only if that input was the side's."""
+        if self.as_side is not None:
+            g = await self.ref.game(self._gid)
+            last = g.record.entries[-1] if g.record.entries else None
+            if last is not None and last.side != self.as_side:
+                raise Refusal(
+                    f"the last input was {last.side}'s ({last.line}), not {self.as_side}'s: "
+                    "undo takes back the last input only"
+                )
+        await self.show(await self.ref.undo(self.me, self._gid))
+
     async def cmd_decision(self) -> None:
         """The open decision of the side at the keyboard, as its prompt, again."""
         g = await self.ref.game(self._gid)
-        sides = g.sides_of(self.me.id)
+        sides = [self.as_side] if self.as_side else g.sides_of(self.me.id)
         mine = [d for d in g.state.pending if d.side in sides]
         if not mine:
             self.out.line("no decision of yours is open", "dim")
@@ -672,6 +713,11 @@ class LocalPlay:
             lines.append(f"attack {r['attack_sp']} SP against a defence of {dfn}")
         lines += [f"  {x}" for x in r.get("explanation") or []]
         lines += [f"  unknown: {x}" for x in r.get("unknown") or []]
+        if r.get("may_support"):
+            guns = " ".join(r["may_support"])
+            lines.append(
+                f"artillery that could also support it (6.3): {guns} -- add: support {guns}"
+            )
         self.out.panel("Odds preview (nothing was declared)", lines)
         results = r.get("results") or []
         if results:
@@ -725,11 +771,12 @@ class LocalPlay:
             raise Refusal(f"'{around}' is not a hex number (e.g. 1619)")
         g = await self.ref.game(self._gid)
         s = g.state
-        number = flow.current_phase(s).number  # the phase's printed number (2.2)
+        number = g.system.phase(s).number  # the phase's printed number (2.2)
         name = f"kessel-{g.id}-t{s.turn}-p{number}" + (f"-{around}" if around else "")
         name += "-supply.png" if supply else ".png"
-        # in hot seat the picture is of the side to act (its own lines of supply)
-        viewer = await self.acting_side() if supply and len(g.sides_of(self.me.id)) > 1 else None
+        # `SIDE: map` is that side's view; in hot seat a supply map is the side to act's
+        hot = supply and len(g.sides_of(self.me.id)) > 1
+        viewer = self.as_side or (await self.acting_side() if hot else None)
         drawing = self.ref.map_png(
             self.me, self._gid, around=around, radius=radius, supply=supply, as_viewer=viewer
         )

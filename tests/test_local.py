@@ -375,3 +375,34 @@ def test_17_map_supply_draws_the_side_to_acts_lines(
     t = Terminal(["map supply", "quit"])
     assert t.run(tmp_path / "k2.db", "demo-steblev", vs="german", seed=3) == 0
     assert t.text.count("supply map written to") == 1
+
+
+def test_17_every_side_prefix_works_with_every_command_in_hot_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #17: `soviet: undo` (only the side's own last input), `german: units`,
+    `soviet: legal`, `soviet: map`, `german: decision`, `soviet: status` all work."""
+    monkeypatch.chdir(tmp_path)
+    lines = [
+        "move s-180 0307",
+        "german: undo",
+        "soviet: undo",
+        "german: units",
+        "soviet: legal",
+        "soviet: moves s-180",
+        "soviet: map 0207 2",
+        "german: decision",
+        "soviet: status",
+        "soviet: log 3",
+        "quit",
+    ]
+    t = Terminal(lines)
+    assert t.run(tmp_path / "k.db", "demo-steblev", seed=1) == 0
+    text = t.text
+    assert "is not an order" not in text
+    assert "the last input was soviet's (soviet: move s-180 0307), not german's" in text
+    assert "german units as" in text and "What soviet may do now:" in text
+    assert "no decision of yours is open" in text
+    assert t.session is not None and t.session.live is not None
+    assert t.session.live.state.units["s-180"].hex == "0207"  # soviet: undo took it back
+    assert list(tmp_path.glob("kessel-*-0207.png"))

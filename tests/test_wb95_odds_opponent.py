@@ -375,3 +375,17 @@ def test_5_2_1_issue_16_preview_equals_the_combat_where_nothing_is_unknown(
                     compared += 1
             rec.submit(side, player.choose(s, side, rng) or o.Done())
     assert compared >= 3, compared
+
+
+def test_6_3_issue_17_the_preview_lists_the_artillery_that_could_still_support() -> None:
+    """Issue #17: the odds preview names the guns in range that the order does not bring
+    (6.3), and not those it already names or that cannot support."""
+    from test_wb95_artillery import support_setup
+
+    rec = play(support_setup())
+    p = preview(rec.state, "german", attack("attack g-a -> 0505"))
+    assert isinstance(p, dict), p
+    assert "g-far" in p["may_support"] and "g-near" in p["may_support"]
+    assert "g-out" not in p["may_support"] and "g-tr" not in p["may_support"]  # 6.3.2, 6.1.3
+    p = preview(rec.state, "german", attack("attack g-a -> 0505 support g-far"))
+    assert isinstance(p, dict) and "g-far" not in p["may_support"]

@@ -30,7 +30,7 @@ from engine.core import Ctx, Rejected, Rejection
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 from engine.view import UnitView, view
-from engine.wb95 import combat, special, supply
+from engine.wb95 import artillery, combat, special, supply
 from engine.wb95.crt import (
     COLUMNS,
     CombatResult,
@@ -216,6 +216,12 @@ def _reckon(state: GameState, side: str, decl: dict[str, Any]) -> dict[str, Any]
             for u in attackers
         ],
         "support": [b.line(state) for b in backing],
+        # the artillery that could still join (6.3): `support UNIT ...` in the order
+        "may_support": [
+            u
+            for u in artillery.support_candidates(state, eng, "attacker")
+            if u not in {b.unit for b in backing}
+        ],
         "defender_support": [b.line(state) for b in their_backing],  # revealed air (8.2.4)
         "attack_sp": attack_total,
         "defenders": seen_lines,

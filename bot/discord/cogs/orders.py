@@ -246,6 +246,9 @@ def format_odds(odds: dict[str, Any], limit: int | None = 1600) -> str:
             f"attacker: {x.get('attacker')}; defender: {x.get('defender')}"
         )
     lines += [f"? {x}" for x in odds.get("unknown") or []]
+    if odds.get("may_support"):
+        guns = " ".join(odds["may_support"])
+        lines.append(f"+ artillery that could also support it (6.3): `support {guns}`")
     lines = [x for x in lines if x]
     if limit is None or len("\n".join(lines)) <= limit:
         return "\n".join(lines)
