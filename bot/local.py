@@ -771,7 +771,7 @@ class LocalPlay:
             raise Refusal(f"'{around}' is not a hex number (e.g. 1619)")
         g = await self.ref.game(self._gid)
         s = g.state
-        number = g.system.phase(s).number  # the phase's printed number (2.2)
+        number = flow.current_phase(s).number  # the phase's printed number (2.2)
         name = f"kessel-{g.id}-t{s.turn}-p{number}" + (f"-{around}" if around else "")
         name += "-supply.png" if supply else ".png"
         # `SIDE: map` is that side's view; in hot seat a supply map is the side to act's
