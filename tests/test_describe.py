@@ -303,20 +303,31 @@ def test_a_newcomer_game_of_the_retreat_reads_as_sentences(tmp_path: Path) -> No
     deadline policy would (`defaults.next_default`), looking at `legal` and `status` now and
     then: no Python repr anywhere in the transcript, and every decision prompt about a
     combat names it (the attacking side, the units, the hexes)."""
-    pytest.importorskip("bot.opponent")
+    pytest.importorskip("bot.systems.wb95.opponent")
     from test_local import Terminal
 
     from bot.local import LocalPlay
 
-    asked = {"n": 0}
+    asked = {"n": 0, "read": 0}
+    announced: list[str] = []  # the entry orders the turn notices gave, as typed
+    queued: list[str] = []
 
     def brain(session: LocalPlay) -> str:
         asked["n"] += 1
+        fresh = "\n".join(t.out[asked["read"] :]).splitlines()
+        asked["read"] = len(t.out)
+        for i, line in enumerate(fresh):  # a notice's entries: typed as they stand
+            if line.startswith("Reinforcements may enter now"):
+                orders = [x.strip() for x in fresh[i + 1 :] if x.startswith("  enter ")]
+                announced.extend(orders)
+                queued.extend(orders)
         live = session.live
         assert live is not None
         s = live.state
         if s.turn > 2 or asked["n"] > 160:
             return "quit"
+        if queued and "german" in flow.awaited_sides(s):
+            return queued.pop(0)
         if asked["n"] % 15 == 1:
             return "legal"
         if asked["n"] % 15 == 8:
@@ -349,6 +360,10 @@ def test_a_newcomer_game_of_the_retreat_reads_as_sentences(tmp_path: Path) -> No
             nxt,
         )
     assert about, "no combat decision came up"
+    # every reinforcement announced came with an order that ran as typed (11.1, issue #17)
+    assert announced, "no reinforcement was announced"
+    for order in announced:
+        assert f"> {order}" in text and f"✔ german: {order}" in text, order
 
 
 async def test_17_a_decision_is_answered_by_its_number_and_shown_again(tmp_path: Path) -> None:
