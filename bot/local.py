@@ -825,7 +825,11 @@ class LocalPlay:
                 if r.kind == "decision":  # the service's prompt (bot.describe.decision)
                     self._prompt(text)
                 elif r.kind in ("turn",):
-                    continue  # the channel's "awaiting ..." line says it
+                    # the channel's "awaiting ..." line says whose turn it is; what the
+                    # notice announces (entries, duties, supply: issue #17) is shown
+                    extra = text.splitlines()[1:]
+                    if extra:
+                        self.out.line("\n".join(extra), f"side:{r.side}")
                 else:
                     self.out.line(text, f"side:{r.side}")
             elif r.to == "channel":
