@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from engine import orders as o
+from engine import systems
 from engine.model import Setup
 from engine.record import GameRecord
 from engine.state import GameState
-from engine.wb95 import flow
-from engine.wb95.game import legal_moves
-from engine.wb95.supply import trace
+from engine.system import RuleSystem
 from scenarios import load_scenario
 
 
@@ -68,27 +67,28 @@ def setup_of(scenario: str) -> Setup:
 def movement_position(scenario: str) -> tuple[GameState, str]:
     """The scenario's first Movement Phase: everyone says `done` until one side moves."""
     rec = GameRecord(setup_of(scenario), 0)
+    rules = rec.system
     for _ in range(200):
         state = rec.state
-        if flow.current_phase(state).kind == "movement" and not state.pending:
-            return state, flow.awaited_sides(state)[0]
-        side = flow.awaited_sides(state)[0]
+        if rules.phase(state).kind == "movement" and not state.pending:
+            return state, rules.awaited_sides(state)[0]
+        side = rules.awaited_sides(state)[0]
         rec.submit(side, o.Done())
     raise RuntimeError(f"{scenario}: no Movement Phase reached")
 
 
-def cold_caches() -> None:
-    """Forget the memoized step costs and ZoC hexes (engine/wb95/terrain.py, zoc.py), to
-    time a first call as after loading a game."""
+def cold_caches(rules: RuleSystem) -> None:
+    """Forget the memoized hex arithmetic and the system's own memos (WB-95: step costs
+    and ZoC hexes), to time a first call as after loading a game."""
     from engine.hexgrid import _neighbours, _to_cube, parse_hex
-    from engine.wb95 import terrain, zoc
 
-    for f in (terrain._step_cost, zoc._zoc_hexes, _neighbours, _to_cube, parse_hex):
+    rules.clear_caches()
+    for f in (_neighbours, _to_cube, parse_hex):
         f.cache_clear()
 
 
-def cold_ms(fn: Callable[[], object]) -> float:
-    cold_caches()
+def cold_ms(fn: Callable[[], object], rules: RuleSystem) -> float:
+    cold_caches(rules)
     t = time.process_time()
     fn()
     return (time.process_time() - t) * 1000
@@ -96,8 +96,10 @@ def cold_ms(fn: Callable[[], object]) -> float:
 
 def bench_legal_moves(s: Settings) -> list[Row]:
     state, side = movement_position(s.scenario)
+    rules = systems.of(state)
+    legal_moves = rules.legal_moves
     units = [u.id for u in state.on_map(side) if legal_moves(state, u.id)]
-    cold = cold_ms(lambda: [legal_moves(state, uid) for uid in units])
+    cold = cold_ms(lambda: [legal_moves(state, uid) for uid in units], rules)
     per_unit = [median_ms(lambda uid=uid: legal_moves(state, uid), s.repeat) for uid in units]  # type: ignore[misc]
     whole = median_ms(lambda: [legal_moves(state, uid) for uid in units], s.repeat)
     return [
@@ -117,14 +119,16 @@ def bench_legal_moves(s: Settings) -> list[Row]:
 
 
 def bench_supply(s: Settings) -> list[Row]:
+    """The system's own hot paths (`RuleSystem.hot_paths`; WB-95: each side's supply
+    trace) on the opening position."""
     state = GameRecord(setup_of(s.scenario), 0).state
+    rules = systems.of(state)
     rows = []
-    for side in state.setup.side_names:
-        cold = cold_ms(lambda side=side: trace(state, side))  # type: ignore[misc]
-        ms = median_ms(lambda side=side: trace(state, side), s.repeat)  # type: ignore[misc]
-        units = len(state.on_map(side))
-        note = f"{units} units; first call {cold:.0f} ms (caches cold)"
-        rows.append(Row(f"supply trace, all {side} units", ms, 50.0, note))
+    for name, (fn, target) in rules.hot_paths(state).items():
+        cold = cold_ms(fn, rules)
+        ms = median_ms(fn, s.repeat)
+        note = f"{len(state.on_map())} units on the map; first call {cold:.0f} ms (caches cold)"
+        rows.append(Row(name, ms, target, note))
     return rows
 
 
@@ -141,7 +145,7 @@ def bench_full_turn(s: Settings) -> list[Row]:
     engine = judging = 0.0
     while rec.state.turn == start and not rec.state.over and inputs < 5000:
         t = time.process_time()
-        side = rng.choice(flow.awaited_sides(rec.state))
+        side = rng.choice(rec.system.awaited_sides(rec.state))
         order = player.choose(rec.state, side, rng) or o.Done()
         t2 = time.process_time()
         rec.submit(side, order)

@@ -363,7 +363,7 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps(result_json(res, viewer), ensure_ascii=False))
     else:
         for e in visible_events(res.record.events, viewer, res.record.state):
-            if text := describe_event(e):
+            if text := describe_event(e, src.setup.system):
                 print(text)
         if viewer == MODERATOR:
             _print_units(res.record.state)
@@ -453,8 +453,6 @@ def _scenarios() -> int:
 
 def _moves(args: argparse.Namespace) -> int:
     from bot.script import SourceError, load_source, run_script
-    from engine.wb95.game import legal_moves
-    from engine.wb95.movement import fmt_mp
 
     src = load_source(args.scenario)
     res = run_script(src.setup, src.orders + _read_orders(args.orders), src.seed or 0, src.dice)
@@ -468,21 +466,15 @@ def _moves(args: argparse.Namespace) -> int:
         from engine.numbers import shown
 
         raise SourceError(f"there is no unit '{shown(args.unit, 40)}' in {state.setup.id}")
-    moves = legal_moves(state, args.unit)
+    rules = res.record.system
+    moves = rules.legal_moves(state, args.unit)
     if not moves:
-        from engine.wb95 import flow
-        from engine.wb95.movement import can_move
-
-        u = state.units[args.unit]
-        why = can_move(state, u) if u.on_map else ("it is not on the map", "11.0")
-        moving = flow.current_phase(state).kind in ("movement", "strategic")
-        if why is None and (not moving or u.side not in flow.awaited_sides(state)):
-            why = (f"it is {flow.phase_title(state)}", "2.1.2")
+        why = rules.why_immobile(state, args.unit)
         print(f"{args.unit} cannot move now" + (f": {why[0]} ({why[1]})" if why else ""))
         return 0
     for h, r in sorted(moves.items(), key=lambda kv: (kv[1].cost, kv[0])):
         note = " (stops: enemy ZoC)" if r.stops else ""
-        print(f"{h}  {fmt_mp(r.cost):>5} MP  via {' '.join(r.path)}{note}")
+        print(f"{h}  {rules.format_cost(r.cost):>5} MP  via {' '.join(r.path)}{note}")
     return 0
 
 

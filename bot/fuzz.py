@@ -2,25 +2,29 @@
 checked against the engine's invariants (DESIGN §2).
 
 A fuzz player chooses uniformly, in two stages, among what the engine says a side may do
-now (`engine.wb95.choices.candidate_orders`, `engine.wb95.game.legal_moves`): first one
-of the movable units or "something else" (entries, delays, setups, withdrawals, attacks,
-fire, barrages, air, decisions' answers, `done`, plus a few probes the engine may reject:
-fortify, mask, strategic marking, leaving the map, bridges, Volkssturm, moves paying an OoS
-level), then one target of it. A pending decision is answered uniformly among its
-answers. A side whose `done` is refused (over-stacked hexes, 3.2.1; attacks it owes,
-5.1.7) gives what the deadline policy would give for it next (`engine.wb95.defaults`), as
-a player reads the refusal and mends it. Now and then a side takes its last input back
+now, through the game's rule system (`engine.system.RuleSystem`: `candidate_orders`,
+`legal_moves`): first one of the movable units or "something else" (WB-95: entries,
+delays, setups, withdrawals, attacks, fire, barrages, air, decisions' answers, `done`,
+plus the system's `probes` the engine may reject: fortify, mask, strategic marking,
+leaving the map, bridges, Volkssturm, moves paying an OoS level), then one target of it.
+A pending decision is answered uniformly among its answers. A side whose `done` is
+refused (WB-95: over-stacked hexes, 3.2.1; attacks it owes, 5.1.7) gives what the
+deadline policy would give for it next (`RuleSystem.next_default`), as a player reads
+the refusal and mends it. Now and then a side takes its last input back
 (undo), and the replay invariant is checked after it.
 
 After every input the fuzzer checks (`check_input`): a rejected input changed nothing;
-CELs stay in 0..max_cel and move only through `cel_lost`/`repaired`/`reinforced` events;
-OoS levels stay in bounds; no unit appears, moves or vanishes without an event naming it;
+the system's own invariants hold (`RuleSystem.invariant_problems`; WB-95: CELs stay in
+0..max_cel and move only through `cel_lost`/`repaired`/`reinforced` events, OoS levels
+stay in bounds, engine/wb95/checks.py); no unit appears, moves or vanishes without an
+event naming it;
 the input's notation parses back to the same order (reproducers must replay); the game
 is live: every awaited side has an input the referee accepts that moves the game on
 without undo (`check_liveness`: `done`, or the deadline policy's next input). When a
-phase ends (and at the end of the game) it also checks (`check_phase_end`, `Shadow`): no
-hex was over-stacked when the phase ended; replaying the events rebuilds the same state;
-each side's view does not change when what it cannot see is changed.
+phase ends (and at the end of the game) it also checks (`check_phase_end`, `Shadow`): the
+system's end-of-phase invariants (WB-95: no hex was over-stacked when the phase ended);
+replaying the events rebuilds the same state; each side's view does not change when what
+it cannot see is changed (`RuleSystem.perturbed`).
 
 A broken invariant saves a game export (`kessel run FILE` replays it) with the invariant
 in a comment, in `fuzz-failures/` by default. Importable without pytest.
@@ -31,37 +35,24 @@ from __future__ import annotations
 import random
 import time
 import traceback
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 import yaml
 
 from engine import orders as o
+from engine import systems
 from engine.core import Applied, Event, Rejection
-from engine.hexgrid import hexside
+from engine.model import Setup
 from engine.notation import format_order, parse_order
 from engine.record import GameRecord
 from engine.state import GameState
 from engine.view import view
-from engine.wb95 import flow, masking
-from engine.wb95.choices import candidate_orders
-from engine.wb95.defaults import next_default
-from engine.wb95.game import done_refusal, initial_state, legal_moves
-from engine.wb95.movement import can_move
-from engine.wb95.reducer import reduce
-from engine.wb95.stacking import overstacked
-from engine.wb95.terrain import intact_bridges
 from scenarios import ScenarioError, list_scenarios, load_scenario
 
 DEFAULT_OUT = Path("fuzz-failures")
-# 10.2.6: a unit at level 13 always surrenders in its Supply Phase (13 - 12 > 0); paying
-# levels for full MPs and strength (10.2.3) can add a few between two Supply Phases.
-OOS_MAX = 16
-# Events through which a unit's CELs change (the self-play test's list).
-CEL_EVENTS = ("cel_lost", "repaired", "reinforced")
 
 
 class FuzzPlayer(Protocol):
@@ -76,16 +67,17 @@ class RandomPlayer:
     name = "random"
 
     def choose(self, state: GameState, side: str, rng: random.Random) -> o.Order | None:
+        rules = systems.of(state)
         if any(d.side == side for d in state.pending):
-            answers = candidate_orders(state, side, limit=10_000)
+            answers = rules.candidate_orders(state, side, limit=10_000)
             return rng.choice(answers) if answers else None
-        kind = flow.current_phase(state).kind
+        kind = rules.phase(state).kind
         movers: list[str] = []
         if kind in ("movement", "strategic") and not state.pending:
-            movers = [u.id for u in state.on_map(side) if can_move(state, u) is None]
+            movers = [u.id for u in state.on_map(side) if rules.why_immobile(state, u.id) is None]
         pick = rng.randrange(len(movers) + 1)
         if pick < len(movers):
-            reach = legal_moves(state, movers[pick])
+            reach = rules.legal_moves(state, movers[pick])
             if reach:
                 u = state.units[movers[pick]]
                 full = u.oos > 0 and rng.random() < 0.3  # 10.2.3
@@ -94,47 +86,14 @@ class RandomPlayer:
                 # destination (the engine finds the cheapest path)
                 path = to.path if rng.random() < 0.5 else (to.hex,)
                 return o.Move(units=(u.id,), path=path, full=full)
-        others = candidate_orders(state, side, limit=10_000, moves=False)
-        others.extend(_probes(state, side, kind, rng))
+        others = rules.candidate_orders(state, side, limit=10_000, moves=False)
+        others.extend(rules.probes(state, side, rng))
         return rng.choice(others) if others else None
 
 
-def _probes(state: GameState, side: str, kind: str, rng: random.Random) -> list[o.Order]:
-    """Inputs a real player has that the listings do not offer; the engine judges them."""
-    if kind != "movement" or state.pending or side not in flow.acting_sides(state):
-        return []
-    mine = state.on_map(side)
-    if not mine:
-        return []
-    u = rng.choice(mine)
-    assert u.hex is not None
-    out: list[o.Order] = [o.Fortify(units=(u.id,)), o.Strategic(units=(u.id,))]
-    if rng.random() < 0.2:
-        out.append(o.Mask(hex=u.hex, on=rng.random() < 0.8))
-    if rng.random() < 0.1:  # 11.2.3: off the map (the engine knows the edges)
-        out.append(o.Leave(units=(u.id,)))
-    setup = state.setup
-    near = setup.map.grid.neighbours(u.hex)
-    standing = intact_bridges(state)
-    for n in near:  # 14.2.1 / 14.3.2: destroy a bridge next to it, or an HQ builds one
-        side_ = hexside(u.hex, n)
-        if side_ in standing:
-            out.append(o.Bridge(action="destroy", hexside=side_))
-        elif setup.units[u.id].is_hq and setup.map.features(u.hex, n):
-            out.append(o.Bridge(action="build", hexside=side_, hq=u.id))
-    vs = [x for x in mine if setup.units[x.id].type == "vs"]
-    for v in vs[:1]:  # 15.3.3: Volkssturm gives a CEL to infantry in its hex
-        out.extend(
-            o.Reinforce(unit=x.id, source=v.id)
-            for x in state.units_at(v.hex or "")
-            if x.id != v.id and x.side == side
-        )
-    return out
-
-
 class OpponentPlayer:
-    """The built-in opponent (bot/opponent.py) on both sides: one per side, its tie-break
-    seed drawn from the game's generator."""
+    """The built-in opponent of the game's system (bot/systems) on both sides: one per
+    side, its tie-break seed drawn from the game's generator."""
 
     name = "opponent"
 
@@ -142,11 +101,11 @@ class OpponentPlayer:
         self._sides: dict[str, Any] = {}
 
     def choose(self, state: GameState, side: str, rng: random.Random) -> o.Order | None:
-        from bot.opponent import Opponent  # another developer's module: loaded on demand
+        from bot.systems import builtin_opponent
 
         if side not in self._sides:
-            self._sides[side] = Opponent(side, rng.randrange(1 << 31))
-        order: o.Order | None = self._sides[side].choose(state)
+            self._sides[side] = builtin_opponent(side, rng.randrange(1 << 31))
+        order: o.Order | None = self._sides[side](state)
         return order
 
 
@@ -200,13 +159,10 @@ def _named(data: Any, out: set[str]) -> None:
 
 
 def check_bounds(state: GameState) -> None:
-    for u in state.units.values():
-        if not 0 <= u.cel <= u.max_cel:
-            raise InvariantBroken(f"CEL bounds: {u.id} has {u.cel} CELs of {u.max_cel}")
-        if u.on_map and u.cel < 1:
-            raise InvariantBroken(f"CEL bounds: {u.id} is on the map with {u.cel} CELs")
-        if not 0 <= u.oos <= OOS_MAX:
-            raise InvariantBroken(f"OoS bounds: {u.id} is at OoS level {u.oos}")
+    """The system's invariants of one state (WB-95: CELs and OoS levels in bounds)."""
+    problems = systems.of(state).invariant_problems(state, state, ())
+    if problems:
+        raise InvariantBroken(problems[0])
 
 
 def check_input(state: GameState, was: _Before, result: object) -> None:
@@ -215,27 +171,16 @@ def check_input(state: GameState, was: _Before, result: object) -> None:
         if was.copy is not None and state.snapshot() != was.copy.snapshot():
             raise InvariantBroken("rejected input changed the state")
         return
-    check_bounds(state)
-    change: Counter[str] = Counter()
     named: set[str] = set()
     for e in result.events:
         _named(e.data, named)
-        if e.kind == "cel_lost":
-            change[e.data["unit"]] -= 1
-        elif e.kind == "repaired":
-            change[e.data["unit"]] += int(e.data["cels"])
-        elif e.kind == "reinforced":
-            change[e.data["unit"]] += 1
-            change[e.data["source"]] -= 1
     for u in state.units.values():
-        old = was.cels.get(u.id)
-        if old is None:
+        if u.id not in was.units:
             raise InvariantBroken(f"unit appeared: {u.id} is new in the state")
-        if u.cel - old != change.get(u.id, 0):
-            raise InvariantBroken(
-                f"CEL change without event: {u.id} went {old} -> {u.cel}, "
-                f"events say {change.get(u.id, 0):+d}"
-            )
+    if was.copy is not None:
+        problems = systems.of(state).invariant_problems(was.copy, state, result.events)
+        if problems:
+            raise InvariantBroken(problems[0])
     if set(was.units) != set(state.units):
         raise InvariantBroken(f"unit vanished: {sorted(set(was.units) - set(state.units))}")
     now = _unit_places(state)
@@ -253,17 +198,18 @@ def check_liveness(state: GameState) -> None:
     attack it owes, a move out of an over-stacked hex: K97)."""
     if state.over:
         return
-    awaited = flow.awaited_sides(state)
+    rules = systems.of(state)
+    awaited = rules.awaited_sides(state)
     if not awaited:
         raise InvariantBroken("liveness: the game waits for nobody but is not over")
     for side in awaited:
         deciding = any(d.side == side for d in state.pending)
-        why = None if deciding else done_refusal(state, side)
+        why = None if deciding else rules.done_refusal(state, side)
         if not deciding and why is None:
             continue
-        if next_default(state, side) is None:
+        if rules.next_default(state, side) is None:
             raise InvariantBroken(
-                f"liveness: {side} is awaited at {flow.phase_title(state)} (turn "
+                f"liveness: {side} is awaited at {rules.phase(state).title} (turn "
                 f"{state.turn}) but no input of it is accepted"
                 + (f"; done: {why}" if why is not None else "")
             )
@@ -271,24 +217,23 @@ def check_liveness(state: GameState) -> None:
 
 class Shadow:
     """The game replayed event by event beside the record: the state at the very end of
-    every phase (just before its `phase_started`), where 3.2.1's stacking limit holds --
-    an input that ends a phase also runs the next phases' automatic steps (e.g. a Kursk
-    repair in the Supply Phase, 17.1.2), so the record's state after it is too late."""
+    every phase (just before its `phase_started`), where the system's end-of-phase
+    invariants hold (WB-95: 3.2.1's stacking limit) -- an input that ends a phase also
+    runs the next phases' automatic steps (e.g. a Kursk repair in the Supply Phase,
+    17.1.2), so the record's state after it is too late."""
 
     def __init__(self, rec: GameRecord) -> None:
-        self.state = initial_state(rec.setup, rec.seed, rec.dice)
+        self.rules = rec.system
+        self.state = self.rules.initial_state(rec.setup, rec.seed, rec.dice)
         self.feed(rec.events)
 
     def feed(self, events: Iterable[Event]) -> None:
         for e in events:
             if e.kind in ("phase_started", "game_ended"):
-                over = overstacked(self.state)
-                if over:
-                    raise InvariantBroken(
-                        f"over-stacked at the end of a phase (before event {e.seq} "
-                        f"{e.kind}): {dict(sorted(over.items()))}"
-                    )
-            reduce(self.state, e)
+                problems = self.rules.phase_end_problems(self.state)
+                if problems:
+                    raise InvariantBroken(f"{problems[0]} (before event {e.seq} {e.kind})")
+            self.rules.reduce(self.state, e)
 
 
 def check_phase_end(rec: GameRecord, shadow: Shadow | None = None) -> None:
@@ -301,56 +246,11 @@ def check_phase_end(rec: GameRecord, shadow: Shadow | None = None) -> None:
     check_fog(state)
 
 
-def hidden_from(state: GameState, viewer: str) -> tuple[list[str], list[str]]:
-    """Enemy units `viewer` cannot see at all: (counters it sees as a plain counter or
-    "?" and that are not next to its units, counters seen by type only), plus enemy
-    units off the map, which it does not see either (16.1, 11.0)."""
-    grid = state.setup.map.grid
-    stacks: dict[str, list[Any]] = {}
-    for u in state.on_map():
-        assert u.hex is not None
-        stacks.setdefault(u.hex, []).append(u)
-    own = {h for h, us in stacks.items() if min(us, key=lambda x: x.entered_seq).side == viewer}
-    hidden: list[str] = []
-    typed: list[str] = []
-    for h, us in stacks.items():
-        us.sort(key=lambda x: x.entered_seq)
-        if us[0].side == viewer:
-            continue
-        masked = masking.masked_by(state, h) is not None
-        adjacent = any(n in own for n in grid.neighbours(h))
-        for i, u in enumerate(us):
-            if (i == 0 and not masked) or u.fought:
-                continue
-            (typed if adjacent else hidden).append(u.id)
-    off = [
-        u.id
-        for u in state.units.values()
-        if u.side != viewer and u.hex is None and not u.eliminated and u.withdrawn is None
-    ]
-    return hidden + off, typed
-
-
-def perturbed(state: GameState, viewer: str) -> tuple[GameState, list[str]]:
-    """A copy of `state` in which what `viewer` cannot see of the enemy is changed (OoS
-    levels and disorganization of units it does not see in full; the CELs of units it does
-    not see at all, unless the scenario scores CELs), and the units changed."""
-    cel_vp = bool(state.setup.victory_rules and state.setup.victory_rules.get("cel_vp"))
-    hidden, typed = hidden_from(state, viewer)
-    other = state.clone()
-    for uid in hidden + typed:
-        u = other.units[uid]
-        changed = replace(u, oos=(u.oos + 1) % 3, disorganized=not u.disorganized)
-        if uid in hidden and not cel_vp and u.max_cel > 1:
-            changed = replace(changed, cel=1 + u.cel % u.max_cel)
-        other.units[uid] = changed
-    return other, hidden + typed
-
-
 def check_fog(state: GameState) -> None:
     """Each side's view is the same when what it cannot see is changed (16.1)."""
+    rules = systems.of(state)
     for viewer in state.setup.sides:
-        other, changed = perturbed(state, viewer)
+        other, changed = rules.perturbed(state, viewer)
         if not changed:
             continue
         if view(state, viewer).to_json() != view(other, viewer).to_json():
@@ -387,21 +287,26 @@ class GameReport:
 
 
 def play_game(
-    scenario: str,
+    scenario: str | Setup,
     seed: int,
     max_inputs: int = 5000,
     max_turns: int | None = None,
     player: FuzzPlayer | None = None,
     out: Path | None = DEFAULT_OUT,
 ) -> GameReport:
-    """Play `scenario` with seed `seed` until it ends, `max_inputs` inputs were tried or
-    turn `max_turns` is reached, checking the invariants; save a reproducer on failure."""
+    """Play `scenario` (a shipped id or file, or a setup) with seed `seed` until it ends,
+    `max_inputs` inputs were tried or turn `max_turns` is reached, checking the
+    invariants; save a reproducer on failure."""
     t0 = time.perf_counter()
     players = player or RandomPlayer()
-    try:
-        setup = load_scenario(scenario)
-    except ScenarioError as e:  # e.g. a data file being edited: report it, go on
-        return GameReport(scenario, seed, players.name, failure=f"scenario does not load: {e}")
+    if isinstance(scenario, Setup):
+        setup, scenario = scenario, scenario.id
+    else:
+        try:
+            setup = load_scenario(scenario)
+        except ScenarioError as e:  # e.g. a data file being edited: report it, go on
+            failure = f"scenario does not load: {e}"
+            return GameReport(scenario, seed, players.name, failure=failure)
     rng = random.Random(f"{scenario}:{seed}:{players.name}")
     rec = GameRecord(setup, seed=seed)
     report = GameReport(scenario, seed, players.name)
@@ -414,12 +319,12 @@ def play_game(
         while report.inputs < max_inputs and not rec.state.over:
             if max_turns is not None and rec.state.turn > max_turns:
                 break
-            awaited = flow.awaited_sides(rec.state)
+            awaited = rec.system.awaited_sides(rec.state)
             if not awaited:
                 raise InvariantBroken("the game waits for nobody but is not over")
             side = rng.choice(awaited)
             if mend == side and rng.random() < 0.8:  # it reads the refusal and mends it
-                order = next_default(rec.state, side) or o.Done()
+                order = rec.system.next_default(rec.state, side) or o.Done()
             elif rec.entries and rng.random() < 0.01 and _undo(rec, side):
                 report.undos += 1
                 shadow = Shadow(rec)
@@ -457,7 +362,7 @@ def play_game(
         report.failure = f"engine raised {type(e).__name__}: {e}"
         report.failure += "\n" + traceback.format_exc()
     report.turn = rec.state.turn
-    report.phase = flow.current_phase(rec.state).kind
+    report.phase = rec.system.phase(rec.state).kind
     report.over = rec.state.over
     if report.failure is not None and out is not None:
         report.saved = save_reproducer(rec, scenario, report.failure, out, last)

@@ -32,12 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from engine import orders as o
+from engine import systems
 from engine.notation import format_order
 from engine.state import GameState
-from engine.wb95 import flow
-from engine.wb95.choices import candidate_orders
-from engine.wb95.game import legal_moves
-from engine.wb95.movement import can_move
 
 DEMOS = ("demo-steblev", "demo-kursk")
 
@@ -46,17 +43,18 @@ def choose_input(state: GameState, side: str, rng: random.Random) -> o.Order:
     """A legal input a player of `side` might give now: an answer to its open decision,
     a move of one of its units (Movement Phase, most of the time), or another listed
     input (attacks, fire, air, entries, `done` ...)."""
+    rules = systems.of(state)
     if any(d.side == side for d in state.pending):
-        answers = candidate_orders(state, side, limit=50)
+        answers = rules.candidate_orders(state, side, limit=50)
         return rng.choice(answers) if answers else o.Done()
-    if flow.current_phase(state).kind in ("movement", "strategic") and rng.random() < 0.6:
-        movers = [u.id for u in state.on_map(side) if can_move(state, u) is None]
+    if rules.phase(state).kind in ("movement", "strategic") and rng.random() < 0.6:
+        movers = [u.id for u in state.on_map(side) if rules.why_immobile(state, u.id) is None]
         if movers:
             uid = rng.choice(movers)
-            reach = sorted(legal_moves(state, uid))
+            reach = sorted(rules.legal_moves(state, uid))
             if reach:
                 return o.Move(units=(uid,), path=(rng.choice(reach),))
-    others = candidate_orders(state, side, limit=50, moves=False)
+    others = rules.candidate_orders(state, side, limit=50, moves=False)
     return rng.choice(others) if others else o.Done()
 
 
@@ -309,8 +307,8 @@ async def long_game_db(
     opponents through the service, one input per `orders` call (so stored as a human
     game is: a log transaction per input, a snapshot every 40). Made in `directory`
     (default: the cache directory, where it is kept for the next run of the same code)."""
-    from bot.opponent import Opponent
     from bot.service import Caller, Referee, Refusal
+    from bot.systems import builtin_opponent
 
     target = (directory or cache_dir()) / f"{scenario}-{turns}t-{code_fingerprint()}.db"
     if target.exists():
@@ -339,10 +337,10 @@ async def long_game_db(
         for s in g.setup.sides:
             callers[s] = Caller(f"bench:{s}", s)
             await ref.join(callers[s], gid, s)
-        players = {s: Opponent(s, 1) for s in g.setup.sides}
+        players = {s: builtin_opponent(s, 1) for s in g.setup.sides}
         n = 0
         while g.state.turn <= turns and not g.state.over and g.status == "active" and n < 20000:
-            side = flow.awaited_sides(g.state)[0]
+            side = g.system.awaited_sides(g.state)[0]
             tries = _inputs_to_try(g.state, side, players[side])
             why = ""
             for order in tries:
@@ -372,12 +370,11 @@ async def long_game_db(
 def _inputs_to_try(state: GameState, side: str, player: Any) -> Iterator[o.Order | None]:
     """The built-in opponent's input, then the default policy's (which always has one
     the referee accepts, K97), `done`, then any listed input."""
-    from engine.wb95 import defaults
-
-    yield player.choose(state)
-    yield defaults.next_default(state, side)
+    rules = systems.of(state)
+    yield player(state)
+    yield rules.next_default(state, side)
     yield o.Done()
-    yield from candidate_orders(state, side, limit=200)
+    yield from rules.candidate_orders(state, side, limit=200)
 
 
 async def time_game_load(db: Path, gid: str, repeat: int = 5) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import describe, incident
+from bot import systems as bot_systems
 from bot.safefile import WriteRefused, is_file, write_file
 from bot.service import Caller, Referee, Refusal, Reply
 from bot.service.game import LiveGame
@@ -39,7 +40,6 @@ from engine.notation import USAGE, NotationError, parse_order
 from engine.notation import VERBS as ORDER_VERBS
 from engine.numbers import NumberError, is_whole, shown, whole
 from engine.view import SPECTATOR, UnitView
-from engine.wb95 import flow
 from scenarios import list_scenarios
 from scenarios.yamlio import path_exists
 
@@ -269,7 +269,7 @@ class LocalPlay:
             return g.id
         if vs is not None and not self._has_opponent():
             self.out.line(
-                "The built-in opponent is not available in this Kessel (bot/opponent.py does "
+                "The built-in opponent is not available in this Kessel (bot/systems does "
                 "not load): the game is hot seat instead.",
                 "warn",
             )
@@ -597,10 +597,8 @@ class LocalPlay:
             return ""
         units = sorted(u.id for u in g.state.on_map(side))
         if verb in ("move", "moves") and units:
-            from engine.wb95.game import legal_moves
-
             for uid in units:
-                reach = legal_moves(g.state, uid)
+                reach = g.system.legal_moves(g.state, uid)
                 if reach:
                     return f"move {uid} {min(reach, key=lambda h: (reach[h].cost, h))}"
             return f"move {units[0]} HEX (none of your units may move now)"
@@ -642,7 +640,8 @@ class LocalPlay:
         person sees it), the answers numbered, the order form."""
         mine = g.sides_of(self.me.id) if g is not None else []
         viewer = side if side in mine else (mine[0] if len(mine) == 1 else SPECTATOR)
-        text = describe.decision(
+        describer = describe if g is None else bot_systems.describer(g.state)
+        text = describer.decision(
             kind,
             rule,
             d.get("options"),
@@ -771,7 +770,7 @@ class LocalPlay:
             raise Refusal(f"'{around}' is not a hex number (e.g. 1619)")
         g = await self.ref.game(self._gid)
         s = g.state
-        number = flow.current_phase(s).number  # the phase's printed number (2.2)
+        number = g.system.phase(s).number  # the phase's printed number (2.2)
         name = f"kessel-{g.id}-t{s.turn}-p{number}" + (f"-{around}" if around else "")
         name += "-supply.png" if supply else ".png"
         # `SIDE: map` is that side's view; in hot seat a supply map is the side to act's

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from bot import describe
+from bot import systems as bot_systems
 from engine.core import Event, Rejection
 from engine.model import Setup
 from engine.notation import NotationError, parse_order
@@ -28,10 +28,6 @@ from engine.numbers import NumberError
 from engine.numbers import seed as check_seed
 from engine.record import GameRecord
 from engine.view import MODERATOR, SPECTATOR, view, visible_events
-from engine.wb95 import flow
-from engine.wb95.control import victory_points
-from engine.wb95.sequence import PHASES
-from engine.wb95.victory import victory_standing
 from scenarios import ScenarioError, load_scenario, load_scenario_data
 from scenarios.errors import one_line
 from scenarios.yamlio import parse_yaml, path_exists, read_text
@@ -161,8 +157,9 @@ def result_json(res: RunResult, viewer: str = MODERATOR) -> dict[str, Any]:
 
 def _result_json(res: RunResult) -> dict[str, Any]:
     state = res.record.state
-    ph = PHASES[state.phase]
-    active = flow.acting_sides(state)
+    rules = res.record.system
+    ph = rules.phase(state)
+    active = rules.acting_sides(state)
     date = state.setup.date_of(state.turn)
     return {
         "turn": state.turn,
@@ -170,14 +167,14 @@ def _result_json(res: RunResult) -> dict[str, Any]:
         "active": active[0] if len(active) == 1 else "both",
         "phase_number": ph.number,
         "date": None if date is None else date.isoformat(),
-        "awaiting": flow.awaited_sides(state),
+        "awaiting": rules.awaited_sides(state),
         "units": [u.to_json() for u in state.units.values()],
         "pending": [d.to_json() for d in state.pending],
         "control": dict(sorted(state.control.items())),
-        "vp": victory_points(state),
+        "vp": rules.victory_points(state),
         "over": state.over,
         "result": state.result,
-        "victory": victory_standing(state) if state.setup.victory_rules else None,
+        "victory": rules.victory_standing(state),
         "events": [e.to_json() for e in res.record.events],
         "rejected": res.rejected,
     }
@@ -196,6 +193,7 @@ def export_yaml(res: RunResult, scenario_ref: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
-def describe_event(e: Event) -> str:
-    """One line of plain text for an event (local play, logs): `bot.describe.event`."""
-    return describe.event(e)
+def describe_event(e: Event, system: str = "wb95") -> str:
+    """One line of plain text for an event (local play, logs), by the describer of the
+    game's rule system (bot/systems; WB-95's is bot/describe.py)."""
+    return bot_systems.get(system).describer.event(e)

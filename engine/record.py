@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine import systems
 from engine.core import Applied, Event, Rejection
 from engine.model import Setup
 from engine.notation import format_order
 from engine.orders import Order
 from engine.state import GameState
-from engine.wb95 import flow
-from engine.wb95 import game as wb95
+from engine.system import RuleSystem
 
 # Events after which an input can no longer be taken back.
 IRREVERSIBLE = frozenset({"dice_rolled", "revealed"})
@@ -43,9 +43,14 @@ class GameRecord:
     state: GameState = field(init=False)
 
     def __post_init__(self) -> None:
-        started = wb95.new_game(self.setup, self.seed, self.dice)
+        started = self.system.new_game(self.setup, self.seed, self.dice)
         self.start_events = list(started.events)
         self.state = started.state
+
+    @property
+    def system(self) -> RuleSystem:
+        """The rule system the game is played by (the scenario's `system:`)."""
+        return systems.of(self.setup)
 
     @property
     def events(self) -> list[Event]:
@@ -58,9 +63,9 @@ class GameRecord:
         """Apply an input; on success it is recorded and the state moves on."""
         acted = side if side is not None else order.side
         if acted is None:
-            awaited = flow.awaited_sides(self.state)
+            awaited = self.system.awaited_sides(self.state)
             acted = awaited[0] if len(awaited) == 1 else None
-        result = wb95.apply(self.state, acted, order)
+        result = self.system.apply(self.state, acted, order)
         if isinstance(result, Applied):
             self.entries.append(Entry(acted, order, tuple(result.events)))
             self.state = result.state
@@ -93,7 +98,7 @@ class GameRecord:
 
     def rebuild(self) -> GameState:
         """The current state from the initial position and the events (no re-rolls)."""
-        return wb95.replay(self.setup, self.seed, self.dice, self.events)
+        return self.system.replay(self.setup, self.seed, self.dice, self.events)
 
     def order_lines(self) -> list[str]:
         return [e.line for e in self.entries]

@@ -3,7 +3,7 @@
 Every event kind the engine emits and every field of its data is classified once, in
 `EVENTS` (kind -> field -> class); `redact` applies the table for one viewer, and
 `engine.view.visible_events` calls it for every viewer but the moderator, after
-`engine.wb95.sealed.redact` has hidden other sides' sealed inputs (K27). The classes:
+`redact_sealed` has hidden other sides' sealed inputs (K27). The classes:
 
 - `PUBLIC`: what happened, seen across the table (a move's path, a combat's hexes, dice,
   results, phases). `TEXT` is public free text (causes, explanations, reasons).
@@ -19,7 +19,7 @@ Every event kind the engine emits and every field of its data is classified once
   edit of a unit); other viewers get None. `COUNT`: a list of one side's units of which the
   other viewers learn only the length (16.1.1). An event whose `side` is None (a
   moderator's edit of hex control) has no owner: its fields are public.
-- `SEALED`: sealed content, already redacted by `sealed.redact` until it is revealed.
+- `SEALED`: sealed content, already redacted by `redact_sealed` until it is revealed.
 - `MODERATOR`: nobody else. A kind or field missing from the table is treated so: it
   is never shown to a player (tests/test_redaction.py fails on it first).
 - `Record`, `ListOf`, `ByKey`: nested data, classified field by field the same way.
@@ -152,7 +152,7 @@ _COMBAT = Record(
 _REVEALED_ITEM = Record(
     {"submission": PUBLIC, "side": PUBLIC, "kind": PUBLIC, "group": PUBLIC, "item": SEALED}
 )
-# `sealed.redact`'s note for another side's sealed input before the reveal.
+# `redact_sealed`'s note for another side's sealed input before the reveal.
 _SEALED_NOTE: dict[str, Spec] = {"side": PUBLIC, "sealed": PUBLIC, "note": PUBLIC}
 
 EVENTS: dict[str, dict[str, Spec]] = {
@@ -610,11 +610,45 @@ class Sight:
         return out
 
 
-def redact(events: Iterable[Event], sight: Sight) -> list[Event]:
-    """The events as `sight.viewer` may read them (see the module docstring)."""
+def redact_sealed(events: Iterable[Event], viewer: str) -> list[Event]:
+    """The events as `viewer` may read them as far as sealed inputs go (DESIGN §2, K27):
+    another side's sealed submissions (and amendments and completions) show only who made
+    them, until the `revealed` event that opens them. `viewer` is a side, "spectator" or
+    "moderator" (who reads everything)."""
+    evs = list(events)
+    if viewer == "moderator":
+        return evs
+    opened = {int(x["submission"]) for e in evs if e.kind == "revealed" for x in e.data["items"]}
+    out: list[Event] = []
+    for e in evs:
+        if e.kind in SEALED_EVENTS and e.data.get("side") != viewer:
+            owner = str(e.data.get("side"))
+            target = e.seq if e.kind == "sealed_submitted" else e.data.get("submission")
+            if e.kind == "sealed_completed" or target not in opened:
+                note = _SEALED_NOTES[e.kind].format(side=owner)
+                out.append(Event(e.seq, e.kind, {"side": owner, "sealed": True, "note": note}))
+                continue
+        out.append(e)
+    return out
+
+
+SEALED_EVENTS = frozenset({"sealed_submitted", "sealed_amended", "sealed_completed"})
+_SEALED_NOTES = {
+    "sealed_submitted": "{side} submitted a sealed input",
+    "sealed_amended": "{side}'s sealed input was brought up to date",
+    "sealed_completed": "{side} has completed its sealed input",
+}
+
+
+def redact(
+    events: Iterable[Event], sight: Sight, table: Mapping[str, Mapping[str, Spec]] | None = None
+) -> list[Event]:
+    """The events as `sight.viewer` may read them (see the module docstring), by `table`
+    (a rule system's own event kinds; default `EVENTS`)."""
+    kinds = EVENTS if table is None else table
     out: list[Event] = []
     for e in events:
-        fields = EVENTS.get(e.kind)
+        fields = kinds.get(e.kind)
         owner = e.data.get(OWNER_FIELD)
         p = _Pass(sight, owner if isinstance(owner, str) else None)
         data: dict[str, Any]

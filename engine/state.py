@@ -154,6 +154,10 @@ class GameState:
     # 9.2.1 "can add/subtract" (K100): a side's standing choice to decline its HQ dice
     # modifier; absent: claimed (the default). side -> False when declined.
     hq_claims: dict[str, bool] = field(default_factory=dict)
+    # The game's rule system's own values (engine/system.py), JSON-plain, by the system's
+    # keys: where a system other than WB-95 keeps what the fields above do not hold (the
+    # fields above are WB-95's; docs/architecture.md, "Adding a rule system").
+    ext: dict[str, Any] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """A copy that shares the static setup and copies everything mutable."""
@@ -188,6 +192,7 @@ class GameState:
             activity={k: list(v) for k, v in self.activity.items()},
             rivers_crossed={k: list(v) for k, v in self.rivers_crossed.items()},
             hq_claims=dict(self.hq_claims),
+            ext=copy.deepcopy(self.ext),
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -225,6 +230,8 @@ class GameState:
             "activity": {k: list(v) for k, v in sorted(self.activity.items())},
             "rivers_crossed": {k: list(v) for k, v in sorted(self.rivers_crossed.items())},
             "hq_claims": dict(sorted(self.hq_claims.items())),
+            # only when a system keeps values there: WB-95 snapshots are as before
+            **({"ext": copy.deepcopy(self.ext)} if self.ext else {}),
         }
 
     @classmethod
@@ -282,6 +289,7 @@ class GameState:
             activity={k: list(v) for k, v in data.get("activity", {}).items()},
             rivers_crossed={k: list(v) for k, v in data.get("rivers_crossed", {}).items()},
             hq_claims={str(k): bool(v) for k, v in data.get("hq_claims", {}).items()},
+            ext=copy.deepcopy(data.get("ext", {})),
         )
 
     # --- queries used everywhere --------------------------------------------------------

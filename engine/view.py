@@ -23,18 +23,14 @@ revealed and redacts every field of every event by one table, `engine.redaction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine import redaction
 from engine.core import Event
 from engine.hexgrid import HexId
-from engine.state import GameState, UnitState
-from engine.wb95 import air, bridges, flow, masking, sealed, supply_cut
-from engine.wb95.control import victory_points
-from engine.wb95.fortification_markers import markers
-from engine.wb95.sequence import PHASES
+from engine.state import GameState
 
 SPECTATOR = "spectator"
 MODERATOR = "moderator"
@@ -116,135 +112,39 @@ class View:
         return d
 
 
-def _reduced_sp(sp: int, cel: int, max_cel: int) -> int | None:
-    """K15 (5.2.1 b): a unit's SPs in proportion to its CELs left, rounded up; None when
-    it has all its CELs."""
-    if cel >= max_cel or max_cel <= 1:
-        return None
-    return -(-sp * cel // max_cel)
+@dataclass(frozen=True)
+class Cut:
+    """Where and why a unit's line of supply fails."""
+
+    unit: str
+    hex: HexId | None  # where the line breaks (None: no line over any ground)
+    why: str  # a sentence: "0512 is in enemy ZoC"
+    rule: str
+    ruling: str = ""
+
+    def sentence(self) -> str:
+        case = self.rule + (f", {self.ruling}" if self.ruling else "")
+        return f"{self.why} ({case})"
 
 
-def _full(state: GameState, u: UnitState, pos: int) -> UnitView:
-    spec = state.setup.units[u.id]
-    return UnitView(
-        side=u.side,
-        hex=u.hex,
-        known="full",
-        stack_pos=pos,
-        id=u.id,
-        name=spec.name,
-        type=spec.type,
-        size=spec.size,
-        nation=spec.nation,
-        sp=spec.sp,
-        sp_now=_reduced_sp(spec.sp, u.cel, u.max_cel) if spec.art is None else None,
-        art=spec.art,
-        mp=str(spec.mp),
-        cel=u.cel,
-        max_cel=u.max_cel,
-        stars=spec.stars,
-        oos=u.oos,
-        disorganized=u.disorganized,
-        fortification=u.fortification,
-        setup=u.setup,
-        strategic=u.strategic,
-        eliminated=u.eliminated,
-        arrives=None if u.arrives is None else dict(u.arrives),
-    )
+@dataclass(frozen=True)
+class SupplyPicture:
+    """What a supply overlay draws for one side (issue #17): the hexes its lines of supply
+    reach now, within the largest supply MPs of its nations (10.1.7), and where the lines
+    of its units that cannot trace supply are cut."""
 
-
-def _as_enemy_sees(
-    state: GameState, u: UnitState, pos: int, adjacent: bool, fortified: bool, masked: bool
-) -> UnitView:
-    if (pos == 0 and not masked) or u.fought:
-        # 16.1.1: the top counter is visible; 16.1.3: stacks that took part in a combat
-        # can be looked at until the end of that Combat Phase
-        return _full(state, u, pos)
-    if adjacent:  # 16.1.4
-        spec = state.setup.units[u.id]
-        return UnitView(
-            side=u.side,
-            hex=u.hex,
-            known="type",
-            stack_pos=pos,
-            type=spec.type,
-            cel=None if fortified else u.cel,
-        )
-    return UnitView(side=u.side, hex=u.hex, known="hidden", stack_pos=pos)
+    side: str
+    reach: frozenset[HexId]
+    cuts: tuple[Cut, ...]
+    at: Mapping[str, HexId]  # the hex of each unit in `cuts`
 
 
 def view(state: GameState, viewer: str) -> View:
-    setup = state.setup
-    if viewer not in setup.sides and viewer not in (SPECTATOR, MODERATOR):
-        raise ValueError(f"unknown viewer '{viewer}'")
-    grid = setup.map.grid
-    units: list[UnitView] = []
-    stacks: dict[HexId, list[UnitState]] = {}
-    for u in state.units.values():
-        if u.on_map:
-            assert u.hex is not None
-            stacks.setdefault(u.hex, []).append(u)
-    masks = {h for h in state.masks if masking.masked_by(state, h)}
-    uncounted: set[HexId] = set()
-    side_hexes: dict[str, set[HexId]] = {s: set() for s in setup.sides}
-    for h, us in stacks.items():
-        us.sort(key=lambda x: x.entered_seq)
-        side_hexes[us[0].side].add(h)
-    for h, us in sorted(stacks.items()):
-        owner = us[0].side
-        if viewer in (MODERATOR, owner):
-            units.extend(_full(state, u, i) for i, u in enumerate(us))
-            continue
-        enemy = setup.enemy_of(owner)  # for a spectator: as the owner's enemy sees it
-        adjacent = any(n in side_hexes[enemy] for n in grid.neighbours(h))
-        fortified = any(u.fortification for u in us)
-        masked = h in masks
-        if masked and not adjacent and not any(u.fought for u in us):
-            units.append(UnitView(side=owner, hex=h, known="masked"))  # K28: a plain "?"
-            uncounted.add(h)
-            continue
-        units.extend(
-            _as_enemy_sees(state, u, i, adjacent, fortified, masked) for i, u in enumerate(us)
-        )
-    for u in sorted(state.units.values(), key=lambda x: x.id):
-        if u.eliminated or (u.hex is None and viewer in (MODERATOR, u.side)):
-            units.append(_full(state, u, 0))
-    pending = tuple(
-        PendingView(d.side, d.kind, d.options if viewer in (MODERATOR, d.side) else None, d.rule)
-        for d in state.pending
-    )
-    ph = PHASES[state.phase]
-    date = setup.date_of(state.turn)
-    bridge_sites, works = bridges.public_view(state, viewer)
-    air_missions, air_left = air.public_view(state, viewer)
-    return View(
-        viewer=viewer,
-        scenario=setup.id,
-        turn=state.turn,
-        date=None if date is None else date.isoformat(),
-        phase=ph.kind,
-        phase_number=ph.number,
-        active=flow.acting_sides(state),
-        awaited=tuple(flow.awaited_sides(state)),
-        units=tuple(units),
-        control=dict(state.control),
-        pending=pending,
-        vp=victory_points(state),
-        over=state.over,
-        result=state.result,
-        stacks={h: len(us) for h, us in stacks.items() if h not in uncounted},
-        masked=tuple(sorted(masks)),
-        sealed=tuple(
-            {k: x[k] for k in ("submission", "side", "kind", "item")}
-            for x in state.sealed
-            if viewer in (MODERATOR, x["side"])
-        ),
-        bridges=bridge_sites,
-        bridge_works=tuple(works),
-        air=tuple(air_missions),
-        air_left=air_left,
-        fortifications={h: dict(m) for h, m in sorted(markers(state).items())},
-    )
+    """Everything `viewer` may see now, by the rules of the game's system (the rules of
+    sight above are WB-95's, `engine.wb95.view`)."""
+    from engine import systems
+
+    return systems.of(state).view(state, viewer)
 
 
 def visible_events(
@@ -260,11 +160,28 @@ def visible_events(
     level -- only where the viewer sees that unit in full. Given the current `state`, an
     event never names a unit the viewer does not see in full now (a hidden counter of an
     enemy stack, 16.1.1): in a value, a list, a mapping's key or inside text it is only
-    "a Soviet unit" (K96). Every output a player reads passes the state."""
-    out = sealed.redact(events, viewer)
+    "a Soviet unit" (K96). Every output a player reads passes the state. Given the
+    state, the game's system may redact more (`RuleSystem.visible_events`)."""
+    if state is not None:
+        from engine import systems
+
+        return systems.of(state).visible_events(events, viewer, state)
+    return redacted_log(events, viewer, None)
+
+
+def redacted_log(
+    events: Iterable[Event],
+    viewer: str,
+    state: GameState | None,
+    table: dict[str, dict[str, redaction.Spec]] | None = None,
+) -> list[Event]:
+    """`visible_events` by the core's rules, which a system may use as they are: sealed
+    inputs hidden until revealed, then every field by the system's redaction `table`
+    (default: `engine.redaction.EVENTS`)."""
+    out = redaction.redact_sealed(events, viewer)
     if viewer == MODERATOR:
         return out
-    return redaction.redact(out, sight(state, viewer))
+    return redaction.redact(out, sight(state, viewer), table)
 
 
 def sight(state: GameState | None, viewer: str) -> redaction.Sight:
@@ -279,12 +196,13 @@ def sight(state: GameState | None, viewer: str) -> redaction.Sight:
     return redaction.Sight(viewer, hidden)
 
 
-def supply_view(state: GameState, viewer: str) -> tuple[supply_cut.SupplyPicture, ...]:
+def supply_view(state: GameState, viewer: str) -> tuple[SupplyPicture, ...]:
     """The supply overlay a viewer may see (issue #17, K102): a side its own lines of
     supply, the moderator both sides'; a spectator none (an enemy's supply is not on the
-    board)."""
-    if viewer == MODERATOR:
-        return tuple(supply_cut.picture(state, s) for s in state.setup.sides)
-    if viewer in state.setup.sides:
-        return (supply_cut.picture(state, viewer),)
-    return ()
+    board). Each side's picture is its rule system's (`RuleSystem.supply_picture`)."""
+    from engine import systems
+
+    rules = systems.of(state)
+    sides = state.setup.sides if viewer == MODERATOR else [viewer]
+    found = (rules.supply_picture(state, s) for s in sides if s in state.setup.sides)
+    return tuple(p for p in found if p is not None)

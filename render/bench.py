@@ -1,8 +1,9 @@
 """`kessel bench`: time map snapshots of a scenario's opening position (issue 6 budgets:
 full map render + PNG encode <= 400 ms, crop <= 150 ms, full-map PNG < 2 MB) and the
-Supply Phase's line-of-supply trace of every unit of each side (issue 4: well under a
-second on the full Korsun map). Times are CPU times of the process (`time.process_time`),
-so other work on a shared machine does not inflate them."""
+rule system's own hot paths (`RuleSystem.hot_paths`; WB-95: the Supply Phase's
+line-of-supply trace of every unit of each side, issue 4: well under a second on the full
+Korsun map). Times are CPU times of the process (`time.process_time`), so other work on a
+shared machine does not inflate them."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from engine import systems
 from engine.record import GameRecord
-from engine.wb95.supply import trace
 from render.snapshot import Around, snapshot, to_png
 from render.terrain import clear_cache
 from scenarios import load_scenario
@@ -72,13 +73,10 @@ def bench(
     viewer = setup.side_names[0]
     m = measure(scenario, around, radius, n)
     where = f"crop around {around} radius {radius}"
-    supply_lines = []
-    for side in setup.side_names:
-        units = len(state.on_map(side))
-        ms = _ms(lambda side=side: trace(state, side), n)  # type: ignore[misc]
-        supply_lines.append(
-            f"  supply trace, {side} ({units} units): {ms:7.1f} ms  (budget well under 1 s)"
-        )
+    supply_lines = []  # the system's own hot paths (WB-95: each side's supply trace)
+    for name, (fn, _) in systems.of(setup).hot_paths(state).items():
+        ms = _ms(fn, n)
+        supply_lines.append(f"  {name}: {ms:7.1f} ms  (budget well under 1 s)")
     return [
         f"{scenario}, view {viewer}, median of {n}:",
         f"  full map, cold (terrain layer drawn): {m['full_cold_ms']:7.1f} ms",

@@ -19,8 +19,7 @@ from engine.core import Event
 from engine.hexgrid import HexId, HexIdError, normalize
 from engine.model import MapData
 from engine.state import GameState
-from engine.view import MODERATOR, SPECTATOR, View, supply_view, view
-from engine.wb95.supply_cut import SupplyPicture
+from engine.view import MODERATOR, SPECTATOR, SupplyPicture, View, supply_view, view
 from render import style
 from render.canvas import Boxes, Canvas, Overlay
 from render.geometry import SQ3, Geom, bbox, full_geom

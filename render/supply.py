@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.wb95.supply_cut import SupplyPicture
+from engine.view import SupplyPicture
 from render import style
 from render.canvas import Canvas, Overlay
 

@@ -48,6 +48,7 @@ from engine.model import (
 )
 from engine.notation import NotationError, format_order, parse_order
 from engine.orders import Air, Attack, Move, Order
+from scenarios import systems
 from scenarios.errors import ScenarioError, validated
 from scenarios.schema import (
     ARTILLERY_TYPES,
@@ -177,9 +178,11 @@ def load_scenario_data(data: Any, name: str = "<scenario>", base_dir: Path | Non
 
 
 def list_scenarios() -> list[ScenarioInfo]:
-    """The shipped scenarios (`scenarios/wb95/**/*.yaml`), sorted by id."""
+    """The shipped scenarios of every rule system (`scenarios/<system>/**/*.yaml`), sorted
+    by id."""
     out: list[ScenarioInfo] = []
-    for path in sorted(SHIPPED_DIR.rglob("*.yaml")):
+    dirs = [s.shipped for s in systems.all_systems() if s.shipped is not None]
+    for path in sorted(p for d in dirs for p in d.rglob("*.yaml")):
         data = read_yaml_file(path)
         if not isinstance(data, dict):
             raise ScenarioError(str(path), "(top level)", "must be a mapping")
@@ -266,12 +269,18 @@ def _kind_of(value: object) -> str:
 
 
 def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
-    ctx = _Ctx(file)
+    """A scenario by the builder of its rule system (`system:`, scenarios/systems.py)."""
     if not isinstance(data, dict):
-        raise ctx.err(
+        raise _Ctx(file).err(
             "(top level)",
             f"a scenario must be a mapping of keys (id, system, game, ...), not {_kind_of(data)}",
         )
+    return systems.of(data, file).build(data, file, base_dir)
+
+
+def _build_wb95(data: dict[str, Any], file: str, base_dir: Path | None) -> Setup:
+    """A WB-95 scenario (DESIGN §5)."""
+    ctx = _Ctx(file)
     sc = validated(ScenarioIn, data, file)
 
     table = load_table(sc.game)
@@ -359,7 +368,7 @@ def _build(data: Any, file: str, base_dir: Path | None) -> Setup:
         map=mapdata,
         table=table,
         morale=morale,
-        results=load_results(),
+        results=load_results(sc.system),
         supply_table=load_supply(sc.game),
         units=units,
         starts=tuple(starts),
@@ -1233,3 +1242,6 @@ def _scenario_rules(
         withdrawals=tuple(withdrawals),
         destroyed_bridges=frozenset(broken),
     )
+
+
+SCENARIO_SYSTEM = systems.ScenarioSystem("wb95", _build_wb95, SHIPPED_DIR)

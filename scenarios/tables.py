@@ -10,7 +10,9 @@ import re
 from fractions import Fraction
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
+from engine import systems
 from engine.model import (
     AirRules,
     BreakdownRule,
@@ -26,7 +28,6 @@ from engine.model import (
     TerrainRow,
     TerrainTable,
 )
-from engine.wb95.crt import ResultTables, parse_tables
 from scenarios.errors import ScenarioError, validated
 from scenarios.schema import AirTableIn, GameRulesIn, MoraleIn, SupplyTableIn, TableIn
 from scenarios.yamlio import read_yaml_file
@@ -133,19 +134,20 @@ def _load_morale() -> tuple[tuple[str, int], ...]:
     return tuple(m.limits.items())
 
 
-RESULTS_FILE = "wb95-results.yaml"
+RESULTS_FILE = "{system}-results.yaml"
 
 
 @cache
-def load_results() -> ResultTables:
-    """The WB-95 result tables (COMBAT TABLE, AIR ATTACK, ARTILLERY FIRE, ATTACK ON
-    OBJECTS), shared by every game of the system."""
-    path = TABLES_DIR / RESULTS_FILE
+def load_results(system: str = "wb95") -> Any:
+    """A rule system's result tables, shared by every game of the system (WB-95's: COMBAT
+    TABLE, AIR ATTACK, ARTILLERY FIRE, ATTACK ON OBJECTS), as the system reads them
+    (`RuleSystem.result_tables`)."""
+    path = TABLES_DIR / RESULTS_FILE.format(system=system)
     data = read_yaml_file(path)
     if not isinstance(data, dict):
         raise ScenarioError(path.name, "(top level)", "expected a mapping of tables")
     try:
-        return parse_tables(data)
+        return systems.get(system).result_tables(data)
     except ValueError as e:
         raise ScenarioError(path.name, "(tables)", str(e)) from None
 

@@ -16,6 +16,7 @@ from engine import orders as o
 from engine.notation import format_order, parse_order
 from engine.record import GameRecord
 from engine.view import view
+from engine.wb95 import checks
 from scenarios import list_scenarios, load_scenario
 
 REGRESSIONS = Path(__file__).parent / "regressions"
@@ -31,7 +32,7 @@ def test_fuzz_keeps_the_invariants(scenario: str, tmp_path: Path) -> None:
 
 
 def test_the_built_in_opponent_plays_a_fuzzed_game(tmp_path: Path) -> None:
-    pytest.importorskip("bot.opponent")
+    pytest.importorskip("bot.systems.wb95.opponent")
     report = fuzz.play_game("demo-steblev", 0, 400, player=fuzz.OpponentPlayer(), out=tmp_path)
     assert report.failure is None, report.failure
     assert report.rejected == 0  # it checks its inputs with the engine first
@@ -67,7 +68,7 @@ def _position() -> GameRecord:
 
 def test_fog_check_catches_a_view_that_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
     state = _position().state
-    hidden, _ = fuzz.hidden_from(state, "soviet")
+    hidden, _ = checks.hidden_from(state, "soviet")
     assert hidden  # stacked and off-map German units the Soviet side cannot see
     fuzz.check_fog(state)
     monkeypatch.setattr(fuzz, "view", lambda s, viewer: view(s, "moderator"))
@@ -103,7 +104,7 @@ def test_a_reproducer_replays_with_kessel_run(tmp_path: Path) -> None:
 
     rng = random.Random(3)
     for _ in range(25):
-        side = rng.choice(fuzz.flow.awaited_sides(rec.state))
+        side = rng.choice(rec.system.awaited_sides(rec.state))
         rec.submit(side, player.choose(rec.state, side, rng) or o.Done())
     path = fuzz.save_reproducer(rec, "demo-steblev", "an example\nsecond line", tmp_path)
     text = path.read_text(encoding="utf-8")

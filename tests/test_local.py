@@ -163,7 +163,7 @@ def test_two_players_play_a_full_turn_of_korsun_quit_and_continue(tmp_path: Path
 
 
 def test_against_the_built_in_opponent_play_goes_past_its_phases(tmp_path: Path) -> None:
-    pytest.importorskip("bot.opponent")
+    pytest.importorskip("bot.systems.wb95.opponent")
     db = tmp_path / "kessel.db"
     brain = HotSeat(until_turn=2)
     t = Terminal(brain=brain)

@@ -1,5 +1,5 @@
 """The odds preview (engine.wb95.odds: 5.2.1 b-f as the attacker can know it, 16.1) and the
-built-in opponent (bot.opponent, issue 7).
+built-in opponent (bot/systems/wb95/opponent.py, issue 7).
 
 The preview must agree with the combat the engine then resolves on the rulebook's worked
 examples (E5, E41, the 15.1.4 option) when nothing hidden differs and no support is
@@ -25,7 +25,7 @@ from test_wb95_examples import (
     resolved,
 )
 
-from bot.opponent import Opponent
+from bot.systems.wb95.opponent import Opponent
 from engine import orders as o
 from engine.core import Applied, Rejection
 from engine.model import Setup

@@ -19,10 +19,8 @@ from engine.model import Setup
 from engine.notation import parse_order
 from engine.record import Entry, GameRecord
 from engine.state import GameState
+from engine.system import RuleSystem
 from engine.view import MODERATOR, SPECTATOR
-from engine.wb95 import flow
-from engine.wb95 import game as wb95
-from engine.wb95.reducer import reduce
 
 # Log kinds that change the engine position; every other kind is an audit record.
 POSITION_KINDS = frozenset({"input", "undo", "rollback"})
@@ -47,6 +45,10 @@ class LiveGame:
     @property
     def state(self) -> GameState:
         return self.record.state
+
+    @property
+    def system(self) -> RuleSystem:
+        return self.record.system
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -98,7 +100,7 @@ class LiveGame:
         s = self.state if state is None else state
         if self.status != "active" or s.over:
             return []
-        return flow.awaited_sides(s)
+        return self.system.awaited_sides(s)
 
     def step_key(self, state: GameState | None = None) -> str:
         """Identifies the step of play for deadlines: it changes when the turn, the phase,
@@ -111,7 +113,7 @@ class LiveGame:
         s = self.state
         date = s.setup.date_of(s.turn)
         when = f" ({date.isoformat()})" if date else ""
-        return f"{flow.phase_title(s)}{when}"
+        return f"{self.system.phase(s).title}{when}"
 
     def events_since(self, seq: int) -> list[Event]:
         return [e for e in self.record.events if e.seq > seq]
@@ -166,7 +168,7 @@ def build_record(
     else:
         for e in rec.events:
             if e.seq > state.seq:
-                reduce(state, e)
+                rec.system.reduce(state, e)
         rec.state = state
     return rec
 
@@ -183,4 +185,4 @@ def _from_snapshot(
 
 
 def rebuild_state(setup: Setup, rec: GameRecord) -> GameState:
-    return wb95.replay(setup, rec.seed, rec.dice, rec.events)
+    return rec.system.replay(setup, rec.seed, rec.dice, rec.events)

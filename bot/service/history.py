@@ -1,4 +1,5 @@
-"""The turn log in plain language, per viewer (fog of war applies), written by `bot.describe`.
+"""The turn log in plain language, per viewer (fog of war applies), written by the describer
+of the game's rule system (bot/systems; WB-95's is `bot.describe`).
 
 Events reach a viewer only through `engine.view.visible_events`, given the current state:
 sealed inputs and private reports are redacted, and a unit the viewer does not see in
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot import describe
+from bot import systems
 from engine.core import Event
 from engine.state import GameState
 from engine.view import visible_events
@@ -24,7 +25,8 @@ def events_for(events: Iterable[Event], state: GameState, viewer: str) -> list[E
 def lines_for(
     events: Iterable[Event], state: GameState, viewer: str, *, numbered: bool = False
 ) -> list[str]:
-    """One line per event `viewer` may read, in words (`bot.describe`; events with nothing
+    """One line per event `viewer` may read, in words (the system's describer; events with nothing
     to say are left out, a run of alike events is one line); `numbered`: with the event
     numbers `mod rollback` takes."""
-    return describe.lines(events_for(events, state, viewer), numbered=numbered)
+    describer = systems.describer(state)
+    return describer.lines(events_for(events, state, viewer), numbered=numbered)

@@ -24,7 +24,8 @@ from typing import Any
 
 import yaml
 
-from bot import describe, incident
+from bot import incident
+from bot import systems as bot_systems
 from bot.service import roles
 from bot.service.announce import announcements
 from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
@@ -38,10 +39,8 @@ from engine.notation import NotationError, format_order, parse_order, parse_orde
 from engine.orders import Attack, Mod, Order
 from engine.record import Entry, GameRecord
 from engine.state import GameState
+from engine.systems import of as system_of
 from engine.view import MODERATOR, SPECTATOR, View, view
-from engine.wb95 import flow
-from engine.wb95 import game as wb95
-from engine.wb95.control import victory_points
 from scenarios import ScenarioError, list_scenarios, load_scenario, load_scenario_data
 from scenarios.yamlio import parse_yaml
 
@@ -89,15 +88,9 @@ def _fingerprint(*parts: object) -> str:
 
 
 def _default_opponent_factory() -> OpponentFactory | None:
-    try:
-        from bot.opponent import Opponent as BuiltIn
-    except ImportError:  # pragma: no cover - the opponent module ships with Kessel
-        return None
+    from bot.systems import builtin_opponent  # the game's system's opponent (bot/systems)
 
-    def make(side: str, seed: int) -> Opponent:
-        return BuiltIn(side, seed).choose
-
-    return make
+    return builtin_opponent
 
 
 class Referee:
@@ -496,7 +489,7 @@ class Referee:
         for s in g.setup.sides:
             who = ", ".join(p.display for p in g.players(s)) or "(empty seat)"
             lines.append(f"{s}: {who}")
-        vp = victory_points(g.state)
+        vp = g.system.victory_points(g.state)
         if vp:
             lines.append("VPs: " + ", ".join(f"{k} {v}" for k, v in vp.items()))
         dl = await self.store.deadline(g.id)
@@ -566,14 +559,12 @@ class Referee:
                     break
         if s is None or g.status != "active":
             return {}
-        return await asyncio.to_thread(wb95.legal_actions, g.state, s)
+        return await asyncio.to_thread(g.system.legal_actions, g.state, s)
 
     async def moves(self, caller: Caller, game_id: str, unit: str) -> list[dict[str, Any]]:
         """Where one of the caller's own units may move now: hex, MPs, path, and whether it
         must stop there (enemy ZoC); empty when it cannot move. Another side's unit is
         refused in the same words as a unit that does not exist (16.1)."""
-        from engine.wb95.movement import fmt_mp
-
         g = await self.reach(caller, game_id)
         uid = unit.strip()
         u = g.state.units.get(uid) or g.state.units.get(uid.lower())
@@ -581,24 +572,21 @@ class Referee:
             raise Refusal(f"you have no unit '{unit.strip()}' in game {g.id}")
         if g.status != "active":
             return []
-        reach = await asyncio.to_thread(wb95.legal_moves, g.state, u.id)
+        reach = await asyncio.to_thread(g.system.legal_moves, g.state, u.id)
+        mp = g.system.format_cost
         return [
-            {"hex": h, "mp": fmt_mp(r.cost), "path": list(r.path), "stops": r.stops}
+            {"hex": h, "mp": mp(r.cost), "path": list(r.path), "stops": r.stops}
             for h, r in sorted(reach.items(), key=lambda kv: (kv[1].cost, kv[0]))
         ]
 
     async def odds(self, caller: Caller, game_id: str, text: str) -> dict[str, Any]:
-        """A what-if for a proposed attack by the caller's side (engine.wb95.odds)."""
+        """A what-if for a proposed attack by the caller's side (`RuleSystem.preview`)."""
         g = await self.reach(caller, game_id)
         order = self._parse_one(text)
         if not isinstance(order, Attack):
             raise Refusal("odds are for an attack, e.g. `attack s-232 s-180 -> 1619`")
         side = self._acting_side(g, caller, order)
-        try:
-            from engine.wb95 import odds as _odds
-        except ImportError:  # pragma: no cover
-            raise Refusal("odds previews are not available in this version") from None
-        result = await asyncio.to_thread(_odds.preview, g.state, side, order)
+        result = await asyncio.to_thread(g.system.preview, g.state, side, order)
         if isinstance(result, Rejection):
             raise Refusal(str(result), result.rule)
         return dict(result)
@@ -1277,16 +1265,14 @@ class Referee:
                     kind="announcement",
                 )
             ]
-        from engine.wb95 import defaults as _defaults
-
         entries: list[Entry] = []
         trial = _copy_record(g)
         stuck = None
         for side in late:
             for _ in range(AI_INPUT_LIMIT):
-                if side not in flow.awaited_sides(trial.state) or trial.state.over:
+                if side not in g.system.awaited_sides(trial.state) or trial.state.over:
                     break
-                order = _defaults.next_default(trial.state, side)
+                order = g.system.next_default(trial.state, side)
                 if order is None:
                     break
                 result: Applied | Rejection = Rejection("")
@@ -1473,7 +1459,7 @@ class Referee:
         for _ in range(AI_INPUT_LIMIT):
             if trial.state.over:
                 break
-            awaited = flow.awaited_sides(trial.state)
+            awaited = g.system.awaited_sides(trial.state)
             side = next((s for s in awaited if s in ai), None)
             if side is None:
                 break
@@ -1486,9 +1472,7 @@ class Referee:
             if order is not None:
                 result = await asyncio.to_thread(trial.submit, side, order)
             if order is None or isinstance(result, Rejection):
-                from engine.wb95 import defaults as _defaults
-
-                fallback = _defaults.next_default(trial.state, side)
+                fallback = g.system.next_default(trial.state, side)
                 if fallback is None:
                     stuck = f"the built-in opponent ({side}) has no input"
                     break
@@ -1609,7 +1593,7 @@ class Referee:
         return out
 
     def _decision_reply(self, g: LiveGame, side: str) -> Reply:
-        """`side`'s first open decision as its prompt (bot/describe.py), addressed to the
+        """`side`'s first open decision as its prompt (its system's describer), addressed to the
         side; `data` carries the numbered answers of the prompt (a transport's buttons send
         the number, judged by `_numbered_answer` like a typed one) and the log position the
         prompt was written at (`expect`: a click after the game moved on is refused)."""
@@ -1704,9 +1688,8 @@ class Referee:
                 raise Refusal(f"{why}: waiting for {d.side} to answer a {d.kind} decision", d.rule)
             raise Refusal(f"{why} (a number answers a decision prompt)")
         d = mine[0]
-        from bot import describe
-
-        lines = describe.answers(d.kind, d.options, d.info, side=d.side, state=g.state)
+        words = bot_systems.describer(g.state)
+        lines = words.answers(d.kind, d.options, d.info, side=d.side, state=g.state)
         n = int(number)
         if not 1 <= n <= len(lines):
             raise Refusal(
@@ -1808,7 +1791,7 @@ def _apply_all(state: GameState, given: list[tuple[str, Order]]) -> tuple[list[E
     """Apply orders in turn to the position; all or nothing."""
     out = []
     for i, (side, order) in enumerate(given, start=1):
-        result = wb95.apply(state, side, order)
+        result = system_of(state).apply(state, side, order)
         if isinstance(result, Rejection):
             where = f"line {order.line or i}: " if len(given) > 1 else ""
             kept = " Nothing of this block was applied." if len(given) > 1 else ""

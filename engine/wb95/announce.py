@@ -1,4 +1,4 @@
-"""What a side is told as its step of play begins (issue #17): the reinforcements it may
+"""WB-95: what a side is told as its step of play begins (issue #17): the reinforcements it may
 bring in now, each with an order it can type as it stands (11.1), the units that must
 attack this Combat Phase (5.1.3) and the enemy hexes that must be attacked (5.1.4), and
 its units out of supply and where each line of supply is cut (10.1, 10.2, K102). Read

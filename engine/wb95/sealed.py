@@ -40,7 +40,6 @@ RevealHook = Callable[[Ctx, list[dict[str, Any]]], None]
 REVEAL_HOOKS: dict[str, RevealHook] = {}
 
 # Event kinds whose content is sealed until the submission they belong to is revealed.
-SEALED_EVENTS = frozenset({"sealed_submitted", "sealed_amended", "sealed_completed"})
 
 
 def on_reveal(kind: str) -> Callable[[RevealHook], RevealHook]:
@@ -155,38 +154,6 @@ def _phase_end(ctx: Ctx) -> None:
     for group, g in sorted(ctx.state.sealed_groups.items()):
         if g["reveal"] == "phase_end":
             reveal(ctx, group, "the phase has closed")
-
-
-# --- the event log as a viewer may read it --------------------------------------------
-
-
-def redact(events: Iterable[Event], viewer: str) -> list[Event]:
-    """The events as `viewer` may read them (`engine.view.visible_events`): another
-    side's sealed submissions (and amendments and completions) show only who made them,
-    until the `revealed` event that opens them. `viewer` is a side, "spectator" or
-    "moderator" (who reads everything)."""
-    evs = list(events)
-    if viewer == "moderator":
-        return evs
-    opened = {int(x["submission"]) for e in evs if e.kind == "revealed" for x in e.data["items"]}
-    out: list[Event] = []
-    for e in evs:
-        if e.kind in SEALED_EVENTS and e.data.get("side") != viewer:
-            owner = str(e.data.get("side"))
-            target = e.seq if e.kind == "sealed_submitted" else e.data.get("submission")
-            if e.kind == "sealed_completed" or target not in opened:
-                note = _NOTES[e.kind].format(side=owner)
-                out.append(Event(e.seq, e.kind, {"side": owner, "sealed": True, "note": note}))
-                continue
-        out.append(e)
-    return out
-
-
-_NOTES = {
-    "sealed_submitted": "{side} submitted a sealed input",
-    "sealed_amended": "{side}'s sealed input was brought up to date",
-    "sealed_completed": "{side} has completed its sealed input",
-}
 
 
 # --- reducers ------------------------------------------------------------------------------

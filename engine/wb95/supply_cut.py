@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.hexgrid import HexId
 from engine.state import GameState
+from engine.view import Cut, SupplyPicture
 from engine.wb95.supply import (
     Blocks,
     Line,
@@ -33,21 +33,6 @@ from engine.wb95.supply import (
     trace,
 )
 from engine.wb95.terrain import intact_bridges
-
-
-@dataclass(frozen=True)
-class Cut:
-    """Where and why a unit's line of supply fails."""
-
-    unit: str
-    hex: HexId | None  # where the line breaks (None: no line over any ground)
-    why: str  # a sentence: "0512 is in enemy ZoC"
-    rule: str
-    ruling: str = ""
-
-    def sentence(self) -> str:
-        case = self.rule + (f", {self.ruling}" if self.ruling else "")
-        return f"{self.why} ({case})"
 
 
 def _open_search(
@@ -140,18 +125,6 @@ def cuts(state: GameState, side: str, lines: Mapping[str, Line] | None = None) -
 
 def _mp(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):.1f}"
-
-
-@dataclass(frozen=True)
-class SupplyPicture:
-    """What a supply overlay draws for one side (issue #17): the hexes its lines of supply
-    reach now, within the largest supply MPs of its nations (10.1.7), and where the lines
-    of its units that cannot trace supply are cut."""
-
-    side: str
-    reach: frozenset[HexId]
-    cuts: tuple[Cut, ...]
-    at: Mapping[str, HexId]  # the hex of each unit in `cuts`
 
 
 def picture(state: GameState, side: str) -> SupplyPicture:

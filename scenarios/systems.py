@@ -1,0 +1,74 @@
+"""Scenario loading per rule system, keyed by a scenario's `system:`.
+
+Each system reads its own scenario files into its `engine.model.Setup` (its schema, its
+tables) and ships its scenarios in `scenarios/<system>/`. The WB-95 builder is
+`scenarios.loader` (maps, countersheets and tables are shared with it); another system
+registers its own, e.g. `register(ScenarioSystem("ags", build, PACKAGE_DIR / "ags"))`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.model import Setup
+from scenarios.errors import ScenarioError
+
+PACKAGE_DIR = Path(__file__).parent
+
+# A scenario's parsed YAML mapping, its file name for messages, the directory its maps
+# and countersheets are looked for in first -> the setup.
+Builder = Callable[[dict[str, Any], str, Path | None], Setup]
+
+
+@dataclass(frozen=True)
+class ScenarioSystem:
+    id: str
+    build: Builder
+    shipped: Path | None = None  # the shipped scenarios' directory (None: none shipped)
+
+
+# system id -> the module whose `SCENARIO_SYSTEM` builds its scenarios (loaded on first use)
+BUILTIN: dict[str, str] = {"wb95": "scenarios.loader"}
+
+_LOADED: dict[str, ScenarioSystem] = {}
+
+
+def register(system: ScenarioSystem) -> ScenarioSystem:
+    _LOADED[system.id] = system
+    return system
+
+
+def unregister(system_id: str) -> None:
+    _LOADED.pop(system_id, None)
+
+
+def ids() -> list[str]:
+    return sorted({*BUILTIN, *_LOADED})
+
+
+def get(system_id: str) -> ScenarioSystem:
+    found = _LOADED.get(system_id)
+    if found is not None:
+        return found
+    module = BUILTIN[system_id]
+    return register(importlib.import_module(module).SCENARIO_SYSTEM)
+
+
+def all_systems() -> list[ScenarioSystem]:
+    return [get(s) for s in ids()]
+
+
+def of(data: dict[str, Any], file: str) -> ScenarioSystem:
+    """The system that reads the scenario `data`: its `system:` key, which must name one
+    Kessel plays."""
+    known = " or ".join(f"'{s}'" for s in ids())
+    system = data.get("system")
+    if system is None:
+        raise ScenarioError(file, "system", f"missing: the scenario's rule system ({known})")
+    if not isinstance(system, str) or system not in ids():
+        raise ScenarioError(file, "system", f"unknown rule system {system!r}: Kessel plays {known}")
+    return get(system)
