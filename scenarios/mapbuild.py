@@ -47,7 +47,7 @@ GEOGRAPHY_DIR = PACKAGE / "geography"
 MAPS_DIR = PACKAGE / "maps"
 SQRT3_2 = math.sqrt(3) / 2
 # When several features meet on one hexside, the strongest is kept.
-FEATURE_RANK = {"stream": 1, "river": 2, "big-river": 3}
+FEATURE_RANK = {"stream": 1, "river": 2, "big-river": 3, "minor-river": 2, "major-river": 3}
 # When areas and places overlap, the higher rank wins.
 TERRAIN_RANK = {
     "clear": 0,
@@ -57,6 +57,9 @@ TERRAIN_RANK = {
     "mountain": 4,
     "town": 5,
     "city": 6,
+    "rough": 1,  # AGS terrain names (scenarios/tables/ags-tec.yaml)
+    "woods": 2,
+    "dnieper": 7,  # AGS-K 19.25: the river fills the hex
 }
 SAMPLE_STEP = 0.05  # hex units between samples when rasterising a route
 Point = tuple[float, float]
@@ -188,7 +191,7 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
     proj = projection_of(geo)
     frame = geo["frame"]
     game = str(geo["game"])
-    table = load_table(game)
+    table = terrain_names(game)
     m = Built(
         id=str(geo["id"]),
         game=game,
@@ -214,6 +217,11 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
         t = area.get("terrain")
         if t is None or t not in table.terrain:
             m.notes.append(f"area {area['key']} ({t}) not drawn: no such terrain in {game}")
+            continue
+        if area.get("hexes"):  # hexes the rules name (AGS-K 19.25: the Dniepr 2907-3911)
+            for h in area["hexes"]:
+                if grid.contains(normalize(str(h))):
+                    put_terrain(normalize(str(h)), str(t))
             continue
         poly = [proj.point(lat, lon) for lat, lon in area["polygon"]]
         hit = [h for h in grid.all_hexes() if _inside(proj.centre(*parse_hex(h)), poly)]
@@ -334,6 +342,27 @@ def build(geo: dict[str, Any], override: dict[str, Any] | None = None) -> Built:
     if override:
         apply_override(m, override)
     return m
+
+
+@dataclass(frozen=True)
+class TerrainNames:
+    """The terrain, hexside and road names a game's maps may use."""
+
+    terrain: frozenset[str]
+    hexsides: frozenset[str]
+    roads: frozenset[str]
+
+
+def terrain_names(game: str) -> TerrainNames:
+    """From the game's terrain table: WB-95's TERRAIN INFLUENCE, or the AGS TEC (game
+    `ags`, issue #19)."""
+    if game == "ags":
+        from scenarios.ags.tables import load_tec  # the AGS package imports nothing here
+
+        tec = load_tec()
+        return TerrainNames(frozenset(tec.terrain), frozenset(tec.hexsides), frozenset(tec.roads))
+    t = load_table(game)
+    return TerrainNames(frozenset(t.terrain), frozenset(t.hexsides), frozenset(t.roads))
 
 
 def _bearing_vector(bearing: float, proj: Projection) -> Point:
@@ -534,6 +563,14 @@ def _override(map_id: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else {}
 
 
+def map_path(map_id: str) -> Path:
+    """Where a built map goes: `scenarios/maps/<id>.yaml`, or under the folder its
+    geography names (`maps_dir: ags` -> `scenarios/maps/ags/`, a rule system whose maps
+    the WB-95 loader must not read)."""
+    sub = read_geography(map_id).get("maps_dir")
+    return MAPS_DIR / str(sub) / f"{map_id}.yaml" if sub else MAPS_DIR / f"{map_id}.yaml"
+
+
 def build_text(map_id: str) -> str:
     """The text of `scenarios/maps/<map_id>.yaml` as a fresh build makes it."""
     geo = read_geography(map_id)
@@ -642,7 +679,8 @@ def _join_roads_at_seams(m: Built, seams: list[set[HexId]]) -> None:
 
 
 def write_map(map_id: str) -> Path:
-    path = MAPS_DIR / f"{map_id}.yaml"
+    path = map_path(map_id)
+    path.parent.mkdir(exist_ok=True)
     path.write_text(build_text(map_id), encoding="utf-8")
     return path
 
@@ -657,7 +695,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             if args.check:
                 fresh = build_text(map_id)
-                path = MAPS_DIR / f"{map_id}.yaml"
+                path = map_path(map_id)
                 if not path.is_file() or path.read_text(encoding="utf-8") != fresh:
                     print(f"{path}: out of date (rebuild it)", file=sys.stderr)
                     status = 1
