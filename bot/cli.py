@@ -65,6 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return fuzz(args)
         if args.command == "validate":
             return _validate(args.target)
+        if args.command == "verify":
+            return _verify(args.game, args.db)
         if args.command == "buildmap":
             from scenarios.mapbuild import main as buildmap
 
@@ -223,6 +225,11 @@ def _parser() -> argparse.ArgumentParser:
     from bot.discord.options import add_arguments as bot_arguments
 
     bot_arguments(sub.add_parser("bot", help="run the Discord referee (needs a bot token)"))
+    vf = sub.add_parser(
+        "verify", help="check a game's dice: its seed's commitment and every logged roll"
+    )
+    vf.add_argument("game", help="the game id")
+    vf.add_argument("--db", default="kessel.db", metavar="FILE", help="default kessel.db")
     va = sub.add_parser("validate", help="check a map, countersheet or scenario file")
     va.add_argument("target", help="a file, or the id of a shipped scenario, map or countersheet")
     return p
@@ -266,6 +273,36 @@ def _commands() -> set[str]:
         if isinstance(action, argparse._SubParsersAction):
             return set(action.choices)
     return set()  # pragma: no cover
+
+
+def _verify(game: str, db: str) -> int:
+    """Exit 0 when every roll of the game comes from its seed and the seed matches its
+    commitment, 2 when one does not (a tampered log), 1 for no such game or database. The
+    holder of the database file sees every game: no seat is asked for."""
+    import asyncio
+
+    from bot.safefile import is_file
+    from bot.script import SourceError
+    from bot.service import Refusal
+    from bot.service.referee import Referee, dice_report
+    from bot.store import StoreError
+
+    if not is_file(db):
+        raise SourceError(f"there is no game database '{db}'")
+
+    async def check() -> str:
+        ref = await Referee.open(db, read_only=True, opponents=None)
+        try:
+            return dice_report(await ref.game(game))
+        finally:
+            await ref.close()
+
+    try:
+        text = asyncio.run(check())
+    except (Refusal, StoreError) as e:
+        raise SourceError(str(e)) from None
+    print(text)
+    return 2 if "✘" in text else 0
 
 
 def _validate(target: str) -> int:

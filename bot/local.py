@@ -65,6 +65,7 @@ Other commands:
   map supply [HEX [RADIUS]]  the map with your lines of supply: their reach, where they are cut
   undo                       take back your last input (not past a die roll)
   export FILE                a game record; `kessel run FILE` replays it
+  verify                     check the dice once the game ends: seed, commitment, every roll
   mod COMMAND                moderator tools of the service (hot seat), e.g. mod rollback 120
   decision                   your open decision again; answer it by its number (e.g. 2)
   orders                     the order forms
@@ -86,6 +87,7 @@ COMMANDS = frozenset(
         "map",
         "undo",
         "export",
+        "verify",
         "mod",
         "orders",
         "decision",
@@ -454,6 +456,8 @@ class LocalPlay:
             await self.cmd_undo()
         elif verb == "export":
             await self.cmd_export(args)
+        elif verb == "verify":
+            await self.show(await self.ref.verify(self.me, self._gid))
         elif verb == "mod":
             with self.out.busy("Moderator command"):
                 replies = await self.ref.mod(self.me, self._gid, rest.strip())
@@ -753,7 +757,7 @@ class LocalPlay:
         if supply:
             args = args[1:]
         if len(args) > 2:
-            raise Refusal(ARITY["map"][2])
+            raise Refusal(f"usage: {ARITY['map'][2]}")
         around = args[0] if args else None
         if around is not None and around.lower() == "legend" and len(args) == 1:
             await self._write_picture(
@@ -867,6 +871,7 @@ ARITY: dict[str, tuple[int, int, str]] = {
     "map": (0, 3, "map [supply] [HEX [RADIUS]] | map legend"),
     "undo": (0, 0, "undo (takes back your last input)"),
     "export": (1, 2, "export FILE [force]: force replaces a file that is not a Kessel export"),
+    "verify": (0, 0, "verify (the dice: the seed's commitment and every roll, once it ends)"),
     "orders": (0, 0, "orders"),
     "decision": (0, 0, "decision (shows your open decision again; answer it by number)"),
 }

@@ -10,6 +10,7 @@ A 2K6 roll consumes two single faces.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,3 +63,58 @@ def parse_faces(text: str) -> list[int]:
             raise ValueError(f"'{shown(part)}' is not a die face (1-6)")
         out.append(int(part))
     return out
+
+
+# --- verifiable dice (issue #20): commit to the seed at the start, reveal it at the end ---
+
+COMMIT_PREFIX = "sha256:"
+
+
+def commitment(seed: int) -> str:
+    """The published commitment to a game's seed: anyone holding the seed revealed at the
+    end checks it against what was published at the start. A referee-chosen seed is 63
+    random bits, out of reach of a search through candidate seeds."""
+    return COMMIT_PREFIX + hashlib.sha256(f"kessel-dice-v1:{seed}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class DiceAudit:
+    """What `audit` found: rolls and faces checked, faces forced (not from the seed), and
+    the first rolls that do not match (event seq, a sentence)."""
+
+    rolls: int
+    faces: int
+    forced: int
+    wrong: tuple[tuple[int, str], ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.wrong
+
+
+def audit(seed: int, forced: Sequence[int], events: Iterable[Any]) -> DiceAudit:
+    """Recompute every logged roll (`dice_rolled` events, `Ctx.roll`) from the seed and
+    the game's forced faces, in order: each face must be the next forced face or the next
+    face of the seed's sequence, as `DiceState.draw` takes them."""
+    queue = list(forced)
+    index = rolls = faces = used_forced = 0
+    wrong: list[tuple[int, str]] = []
+    for e in events:
+        if getattr(e, "kind", None) != "dice_rolled":
+            continue
+        rolls += 1
+        data = e.data
+        got = [int(x) for x in data.get("faces") or []]
+        n_forced, n_seeded = int(data.get("forced", 0)), int(data.get("seeded", len(got)))
+        if n_forced + n_seeded != len(got):
+            wrong.append((e.seq, f"{len(got)} faces logged for {n_forced + n_seeded} dice"))
+            continue
+        want = queue[:n_forced] + [seeded_face(seed, index + k) for k in range(n_seeded)]
+        del queue[:n_forced]
+        index += n_seeded
+        faces += len(got)
+        used_forced += n_forced
+        if got != want:
+            shown_got = "+".join(map(str, got))
+            wrong.append((e.seq, f"logged {shown_got}, the seed gives {'+'.join(map(str, want))}"))
+    return DiceAudit(rolls, faces, used_forced, tuple(wrong[:10]))

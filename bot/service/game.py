@@ -37,6 +37,8 @@ class LiveGame:
     head: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     inputs_since_snapshot: int = 0
+    commitment: str = ""  # the dice seed's published commitment (engine.dice, issue #20)
+    seed_by: str = "referee"  # who chose the seed: "referee" | "creator" | "unknown"
 
     @property
     def id(self) -> str:

@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 import random
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -32,6 +33,7 @@ from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
 from bot.service.history import lines_for
 from bot.service.model import DEFAULT_SETTINGS, Caller, Refusal, Reply
 from bot.store import Conflict, GameRow, LogRecord, NewRecord, SeatRow, Store, StoreError
+from engine import dice as dice_proof
 from engine import numbers
 from engine.core import Applied, Event, Rejection
 from engine.model import Setup
@@ -157,6 +159,11 @@ class Referee:
                 ) from None
             seats = await self.store.seats(gid)
             live = LiveGame(row, setup, rec, seats, row.head)
+            made = next((r.body for r in records if r.kind == "created"), {})
+            # a game created before issue #20 committed to nothing: its commitment is
+            # computed now, and says so (seed_by "unknown")
+            live.commitment = str(made.get("commitment") or dice_proof.commitment(row.seed))
+            live.seed_by = str(made.get("seed_by") or "unknown")
             self._games[gid] = live
             return live
 
@@ -199,7 +206,17 @@ class Referee:
         if side is not None:
             side = self._side(setup, side)
             seats.append(Store.seat_join(row.id, caller.id, caller.display, "player", side, 0))
-        created = NewRecord(caller.id, "created", {"scenario": row.scenario, "seed": row.seed})
+        created = NewRecord(
+            caller.id,
+            "created",
+            {
+                "scenario": row.scenario,
+                "seed": row.seed,
+                # published at the start, checked against the seed revealed at the end
+                "commitment": dice_proof.commitment(row.seed),
+                "seed_by": "creator" if seed is not None else "referee",
+            },
+        )
         g = await self._create(row, [created], seats)
         sides = " and ".join(setup.sides)
         text = (
@@ -263,7 +280,9 @@ class Referee:
             channel=caller.channel,
             scenario=scenario,
             scenario_data=scenario_data,
-            seed=rng.randrange(1, 1_000_000) if seed is None else seed,
+            # the referee's own seed: 63 secure random bits (a published commitment must
+            # not be searchable, issue #20); a seed given by the creator is used as given
+            seed=secrets.randbelow(2**63) if seed is None else seed,
             dice=(),
             status="open",
             settings=merged,
@@ -451,7 +470,14 @@ class Referee:
         except BaseException:
             g.row = replace(g.row, status="open")
             raise
-        out = [Reply("channel", f"Game {g.id} starts: {g.setup.name}.", game=g.id, kind="turn")]
+        out = [
+            Reply(
+                "channel",
+                f"Game {g.id} starts: {g.setup.name}. {_commitment_text(g)}",
+                game=g.id,
+                kind="turn",
+            )
+        ]
         out += await self._run_ai(g)
         return out + self._next_step(g, None)
 
@@ -473,7 +499,7 @@ class Referee:
                 deadline=None,
             )
             g.row = replace(g.row, status="over", settings=g.row.settings | {"result": result})
-            text = f"Game {g.id}: {loser} resigns. {winner} wins."
+            text = f"Game {g.id}: {loser} resigns. {winner} wins. {_reveal_text(g)}"
             return [Reply("channel", text, game=g.id, kind="result")]
 
     # --- looking ---------------------------------------------------------------------
@@ -483,9 +509,11 @@ class Referee:
         lines = [f"**{g.row.name}** — game {g.id} ({g.row.scenario}), {g.status}"]
         if g.status == "over":
             lines.append(f"Result: {_result_text(g)}")
+            lines.append(_reveal_text(g))
         else:
             lines.append(f"Now: {g.where()}")
             lines += self._awaiting_lines(g)
+            lines.append(f"Dice: seed committed to as {g.commitment} (revealed at the end).")
         for s in g.setup.sides:
             who = ", ".join(p.display for p in g.players(s)) or "(empty seat)"
             lines.append(f"{s}: {who}")
@@ -674,6 +702,20 @@ class Referee:
         except RenderError as e:
             raise Refusal(str(e)) from None
 
+    async def verify(self, caller: Caller, game_id: str) -> list[Reply]:
+        """Check the dice of a game (issue #20): the seed against the commitment published
+        at its start, and every logged roll recomputed from the seed. Anyone who may read
+        the game may ask once it is over (the seed is revealed then); before, only a
+        moderator who plays no side (who may export the game and its seed anyway)."""
+        g = await self.reach(caller, game_id)
+        over = g.status == "over" or g.state.over
+        if not over and not self._may_moderate(g, caller):
+            raise Refusal(
+                f"game {g.id} is not over: its dice seed is revealed, and can be checked, "
+                "when it ends"
+            )
+        return [Reply("caller", dice_report(g), game=g.id, private=True, kind="result")]
+
     async def export(self, caller: Caller, game_id: str) -> str:
         """A game record `kessel run` replays exactly. It holds every hidden move and
         sealed input, so only moderators get it while the game runs."""
@@ -727,7 +769,13 @@ class Referee:
         except NotationError as e:
             raise Refusal(e.message) from None
         rec = GameRecord(setup, row.seed, row.dice)
-        records = [NewRecord(caller.id, "created", {"scenario": row.scenario, "import": True})]
+        made = {
+            "scenario": row.scenario,
+            "import": True,
+            "commitment": dice_proof.commitment(row.seed),
+            "seed_by": "export",  # the seed of the game exported, public in the file
+        }
+        records = [NewRecord(caller.id, "created", made)]
         for order in orders:
             result = rec.submit(None, order)
             if isinstance(result, Rejection):
@@ -1196,7 +1244,7 @@ class Referee:
         return [
             Reply(
                 "channel",
-                f"Game {g.id} ended by a moderator: {_result_text(g)}",
+                f"Game {g.id} ended by a moderator: {_result_text(g)}. {_reveal_text(g)}",
                 game=g.id,
                 kind="result",
             )
@@ -1546,7 +1594,7 @@ class Referee:
             return [
                 Reply(
                     "channel",
-                    f"Game {g.id} is over: {_result_text(g)}",
+                    f"Game {g.id} is over: {_result_text(g)}. {_reveal_text(g)}",
                     game=g.id,
                     kind="result",
                     map_viewer=SPECTATOR,
@@ -1805,6 +1853,43 @@ def _visible(g: LiveGame, viewer: str) -> list[Event]:
     from engine.view import visible_events
 
     return visible_events(g.record.events, viewer, g.state)
+
+
+def dice_report(g: LiveGame) -> str:
+    """Sentences on a game's dice: the commitment and every roll checked (engine.dice)."""
+    found = dice_proof.audit(g.record.seed, g.record.dice, g.record.events)
+    committed = dice_proof.commitment(g.record.seed)
+    lines = [f"Game {g.id}: dice seed {g.record.seed}, published commitment {g.commitment}."]
+    if committed == g.commitment:
+        lines.append("✔ the seed matches the commitment published at the start.")
+    else:
+        lines.append(f"✘ the seed does NOT match the commitment (it gives {committed}).")
+    forced = f" ({found.forced} forced by the game's creator)" if found.forced else ""
+    if found.ok:
+        lines.append(f"✔ all {found.rolls} rolls ({found.faces} dice{forced}) are the seed's own.")
+    else:
+        lines.append(f"✘ {len(found.wrong)} roll(s) do NOT come from the seed:")
+        lines += [f"  event #{seq}: {why}" for seq, why in found.wrong]
+    return "\n".join(lines)
+
+
+def _commitment_text(g: LiveGame) -> str:
+    by = {
+        "creator": "chosen by the game's creator",
+        "export": "the seed of the imported game",
+        "referee": "secure random",
+    }.get(g.seed_by, "of a game created before commitments")
+    return (
+        f"Dice: every roll comes from a seed ({by}) committed to as {g.commitment}; it is "
+        f"revealed when the game ends, and `verify` then checks every roll."
+    )
+
+
+def _reveal_text(g: LiveGame) -> str:
+    return (
+        f"Dice seed revealed: {g.record.seed} (committed as {g.commitment}); "
+        f"`verify` recomputes every roll from it."
+    )
 
 
 def _result_text(g: LiveGame) -> str:

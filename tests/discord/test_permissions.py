@@ -398,6 +398,15 @@ ROWS += [
     Row("help", "", "ok", "ok", "ok", "ok"),
     Row("help", "a command", "ok", "ok", "ok", "ok", {"topic": "move"}),
     Row(
+        "game verify",
+        "before the end: the seed is secret",
+        "notover  notover  ok       ok       notover  notover  notover  notover",
+        "gone",
+        "gone",
+        "notover  notover  ok       gone     notover  gone     notover  gone",
+        {"game": G},
+    ),
+    Row(
         "decision",
         "no decision open",
         "nodec    nodec    nodec    nodec    nodec    nodec    nodec    nodec",
@@ -477,6 +486,7 @@ REFUSALS: list[tuple[str, str]] = [
     ("watching", r"you already watch"),
     ("running", r"cannot leave a running game"),
     ("started", r"has already started"),
+    ("notover", r"is not over: its dice seed"),
     # the engine's refusal: the order line, then why, with the rule case where there is one
     ("rule", r"(?m)⚠ [^\n]* — |\(\d+(\.\d+)+[a-z]?\)\.?$"),
 ]

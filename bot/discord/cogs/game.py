@@ -132,6 +132,14 @@ class GameGroup(app_commands.Group):
     async def resign(self, interaction: Interaction, game: str | None = None) -> None:
         await in_game(interaction, game, lambda ref, c, g: ref.resign(c, g))
 
+    @app_commands.command(
+        name="verify", description="Check the dice: the seed's commitment and every roll"
+    )
+    @app_commands.autocomplete(game=game_choices)
+    @described()
+    async def verify(self, interaction: Interaction, game: str | None = None) -> None:
+        await in_game(interaction, game, lambda ref, c, g: ref.verify(c, g))
+
     @app_commands.command(name="export", description="The game record (`kessel run` replays it)")
     @app_commands.autocomplete(game=game_choices)
     @described()

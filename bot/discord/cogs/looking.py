@@ -76,7 +76,12 @@ async def map_(
         png = await ref.legend_png(caller, gid, as_viewer=viewer)
     else:  # phone-sized by default (issue #18): a crop unless the whole map is asked for
         png = await ref.map_png(
-            caller, gid, around=around, radius=radius, as_viewer=viewer, whole=whole,
+            caller,
+            gid,
+            around=around,
+            radius=radius,
+            as_viewer=viewer,
+            whole=whole,
             supply=supply,
         )
     if len(png) >= interaction.filesize_limit:
