@@ -686,8 +686,11 @@ class LocalPlay:
             raise Refusal("moves UNIT, e.g. moves s-232")
         with self.out.busy(f"Where {args[0]} may go"):
             moves = await self.ref.moves(self.me, self._gid, args[0])
-        if not moves:
-            self.out.line(f"{args[0]} cannot move now")
+        if not moves:  # the unit is the caller's (moves refused it otherwise): say why
+            g = await self.ref.game(self._gid)
+            uid = next((u for u in g.state.units if u.lower() == args[0].lower()), args[0])
+            why = g.system.why_immobile(g.state, uid) if uid in g.state.units else None
+            self.out.line(f"{args[0]} cannot move now" + (f": {why[0]} ({why[1]})" if why else ""))
             return
         self.out.table(
             f"{args[0]} may move to ({len(moves)} hexes):",

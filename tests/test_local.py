@@ -406,3 +406,10 @@ def test_17_every_side_prefix_works_with_every_command_in_hot_seat(
     assert t.session is not None and t.session.live is not None
     assert t.session.live.state.units["s-180"].hex == "0207"  # soviet: undo took it back
     assert list(tmp_path.glob("kessel-*-0207.png"))
+
+
+def test_17_moves_says_why_a_unit_cannot_move(tmp_path: Path) -> None:
+    """Issue #17: `moves X` gives the reason, not only 'cannot move now'."""
+    t = Terminal(["moves g-88-245", "quit"])
+    assert t.run(tmp_path / "k.db", "demo-steblev", seed=1) == 0  # hot seat, Soviet phase
+    assert "g-88-245 cannot move now: it is soviet's Movement Phase" in t.text
