@@ -30,6 +30,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store_leagues import LeagueTables
+
 # Append-only: never edit a shipped step, add a new one.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -92,6 +94,49 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             key TEXT NOT NULL,
             value TEXT NOT NULL CHECK (json_valid(value)),
             PRIMARY KEY (guild, key)) WITHOUT ROWID""",
+    ),
+    (  # issue #20: leagues, seasons, their entrants and pairings (bot/store_leagues.py)
+        """CREATE TABLE leagues(
+            id TEXT PRIMARY KEY,
+            guild TEXT NOT NULL,
+            name TEXT NOT NULL,
+            system TEXT NOT NULL,
+            settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings)),
+            created_by TEXT NOT NULL,
+            created_at REAL NOT NULL)""",
+        "CREATE INDEX leagues_by_guild ON leagues(guild)",
+        """CREATE TABLE seasons(
+            id TEXT PRIMARY KEY,
+            league TEXT NOT NULL REFERENCES leagues(id),
+            name TEXT NOT NULL,
+            format TEXT NOT NULL,
+            status TEXT NOT NULL,
+            channel TEXT NOT NULL DEFAULT '',
+            settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings)),
+            created_at REAL NOT NULL)""",
+        "CREATE INDEX seasons_by_league ON seasons(league)",
+        """CREATE TABLE entrants(
+            season TEXT NOT NULL REFERENCES seasons(id),
+            user_id TEXT NOT NULL,
+            display TEXT NOT NULL,
+            joined_at REAL NOT NULL,
+            PRIMARY KEY (season, user_id)) WITHOUT ROWID""",
+        """CREATE TABLE pairings(
+            season TEXT NOT NULL REFERENCES seasons(id),
+            key TEXT NOT NULL,
+            round INTEGER NOT NULL,
+            sides TEXT NOT NULL CHECK (json_valid(sides)),
+            scenario TEXT NOT NULL,
+            game TEXT,
+            result TEXT CHECK (result IS NULL OR json_valid(result)),
+            PRIMARY KEY (season, key)) WITHOUT ROWID""",
+        "CREATE INDEX pairings_by_game ON pairings(game)",
+        """CREATE TABLE league_audit(
+            season TEXT NOT NULL REFERENCES seasons(id),
+            ts REAL NOT NULL,
+            actor TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            body TEXT NOT NULL CHECK (json_valid(body)))""",
     ),
 )
 
@@ -393,7 +438,7 @@ def _ro_connection(name: str, *, immutable: bool) -> sqlite3.Connection:
     return con
 
 
-class Store:
+class Store(LeagueTables):
     """All storage for the referee; the only writer of its file."""
 
     def __init__(

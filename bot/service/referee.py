@@ -111,6 +111,9 @@ class Referee:
         self.snapshot_every = snapshot_every
         self._games: dict[str, LiveGame] = {}
         self._loading = asyncio.Lock()
+        from bot.service.leagues import LeagueDesk  # it builds on this class
+
+        self.leagues = LeagueDesk(self)
 
     @classmethod
     async def open(cls, path: str | Path, *, read_only: bool = False, **kw: Any) -> Referee:
@@ -206,17 +209,7 @@ class Referee:
         if side is not None:
             side = self._side(setup, side)
             seats.append(Store.seat_join(row.id, caller.id, caller.display, "player", side, 0))
-        created = NewRecord(
-            caller.id,
-            "created",
-            {
-                "scenario": row.scenario,
-                "seed": row.seed,
-                # published at the start, checked against the seed revealed at the end
-                "commitment": dice_proof.commitment(row.seed),
-                "seed_by": "creator" if seed is not None else "referee",
-            },
-        )
+        created = self._created_record(caller, row, seed)
         g = await self._create(row, [created], seats)
         sides = " and ".join(setup.sides)
         text = (
@@ -225,6 +218,21 @@ class Referee:
         )
         out = [Reply("caller", text, game=g.id, kind="result"), Reply("channel", text, game=g.id)]
         return out + await self._maybe_start(g, caller)
+
+    @staticmethod
+    def _created_record(caller: Caller, row: GameRow, seed: int | None) -> NewRecord:
+        """A new game's first log record: its scenario and seed, and the commitment to the
+        seed published at the start (issue #20)."""
+        return NewRecord(
+            caller.id,
+            "created",
+            {
+                "scenario": row.scenario,
+                "seed": row.seed,
+                "commitment": dice_proof.commitment(row.seed),
+                "seed_by": "creator" if seed is not None else "referee",
+            },
+        )
 
     async def _create(
         self, row: GameRow, records: Sequence[NewRecord], seats: Sequence[tuple[str, Sequence[Any]]]
@@ -500,7 +508,8 @@ class Referee:
             )
             g.row = replace(g.row, status="over", settings=g.row.settings | {"result": result})
             text = f"Game {g.id}: {loser} resigns. {winner} wins. {_reveal_text(g)}"
-            return [Reply("channel", text, game=g.id, kind="result")]
+            league = await self.leagues.game_over(g, "resigned")
+            return [Reply("channel", text, game=g.id, kind="result"), *league]
 
     # --- looking ---------------------------------------------------------------------
     async def status(self, caller: Caller, game_id: str) -> list[Reply]:
@@ -1226,7 +1235,13 @@ class Referee:
             )
 
     async def _mod_end(
-        self, g: LiveGame, caller: Caller, words: list[str], key: str | None
+        self,
+        g: LiveGame,
+        caller: Caller,
+        words: list[str],
+        key: str | None,
+        *,
+        league: bool = True,
     ) -> list[Reply]:
         if not words:
             raise Refusal("end SIDE|draw REASON")
@@ -1241,13 +1256,16 @@ class Referee:
             deadline=None,
         )
         g.row = replace(g.row, status="over", settings=g.settings | {"result": result})
+        # a league game's result (unless a league decision ended it: it records its own)
+        scored = await self.leagues.game_over(g, "moderator") if league else []
         return [
             Reply(
                 "channel",
                 f"Game {g.id} ended by a moderator: {_result_text(g)}. {_reveal_text(g)}",
                 game=g.id,
                 kind="result",
-            )
+            ),
+            *scored,
         ]
 
     # --- deadlines -------------------------------------------------------------------
@@ -1446,7 +1464,21 @@ class Referee:
         seen = (caller.id, new.state.seq) if person else None  # "since your last turn"
         await self._write_inputs(g, new, records, key, verb, caller.id, text, replies, seen)
         ai_replies = await self._run_ai(g)
-        return replies + ai_replies + self._next_step(g, before_step)
+        league = await self._league_over(g, "played")
+        return replies + ai_replies + self._next_step(g, before_step) + league
+
+    async def _league_over(self, g: LiveGame, how: str) -> list[Reply]:
+        """A league game that has just ended has its result recorded (bot/service/leagues.py);
+        nothing for any other game."""
+        if g.status != "over" and not g.state.over:
+            return []
+        return await self.leagues.game_over(g, how)
+
+    async def _end_for_league(self, g: LiveGame, caller: Caller, side: str, reason: str) -> None:
+        """A league organiser's decision ends a running game (`end SIDE|draw REASON`)."""
+        async with g.lock:
+            if g.status != "over":
+                await self._mod_end(g, caller, [side, *reason.split()], None, league=False)
 
     async def _write_inputs(
         self,
@@ -1555,7 +1587,7 @@ class Referee:
         if stuck:
             await self._set_status(g, actor, "paused", stuck)
             replies.append(Reply("moderators", f"Game {g.id} paused: {stuck}", game=g.id))
-        return replies
+        return replies + await self._league_over(g, "played")  # the opponents finished it
 
     # --- replies ---------------------------------------------------------------------
     def _input_replies(

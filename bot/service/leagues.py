@@ -1,0 +1,541 @@
+"""Leagues on the referee (issue #20): league -> season -> pairings -> games.
+
+A league belongs to a server and one rule system; its organisers (the server's moderators
+and the league's creator) create seasons in a format, players sign up, the organiser
+starts the season and Kessel pairs each round (bot/league/pairing.py), creates its games
+in the season's channel with the players seated and a referee-chosen seed (verifiable,
+engine/dice.py), and records each result as the game ends: the engine's result, a
+resignation, a moderator's end, or an organiser's audited decision (a forfeit, a result
+set by hand). Standings and ratings are never stored: they are recomputed from the
+results (bot/league), so a correction re-scores the same way every time.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot.league.pairing import BYE, Pairing, round_robin, swiss_round, two_game_sets
+from bot.league.ratings import Ratings, recompute
+from bot.league.results import GameResult, bye
+from bot.league.scoring import StandingRow, standings
+from bot.service.model import Caller, Refusal, Reply
+from bot.store_leagues import EntrantRow, LeagueRow, PairingRow, SeasonRow
+from engine import numbers
+from scenarios import list_scenarios
+
+if TYPE_CHECKING:
+    from bot.service.game import LiveGame
+    from bot.service.referee import Referee
+
+FORMATS = ("round-robin", "double-round-robin", "two-game-sets", "swiss")
+SCORING_FORMAT = {  # the tie-break order each format uses (bot/league/scoring.py)
+    "round-robin": "round-robin",
+    "double-round-robin": "round-robin",
+    "two-game-sets": "round-robin",
+    "swiss": "swiss",
+}
+MIN_PLAYERS = 2
+
+
+class LeagueDesk:
+    """The league commands of the service; `ref` is the Referee whose store and game
+    machinery it uses."""
+
+    def __init__(self, ref: Referee) -> None:
+        self.ref = ref
+
+    @property
+    def store(self) -> Any:
+        return self.ref.store
+
+    # --- finding ---------------------------------------------------------------------
+    async def _league(self, caller: Caller, league_id: str) -> LeagueRow:
+        row: LeagueRow | None = await self.store.league(league_id.strip().lower())
+        if row is None or row.guild != caller.guild:
+            raise Refusal(
+                f"there is no league '{numbers.shown(league_id)}' in this server: "
+                "`league list` shows them"
+            )
+        return row
+
+    async def _season(self, caller: Caller, season_id: str) -> tuple[LeagueRow, SeasonRow]:
+        row = await self.store.season(season_id.strip().lower())
+        league = None if row is None else await self.store.league(row.league)
+        if row is None or league is None or league.guild != caller.guild:
+            raise Refusal(
+                f"there is no season '{numbers.shown(season_id)}' in this server: "
+                "`league seasons LEAGUE` lists them"
+            )
+        return league, row
+
+    @staticmethod
+    def _organiser(league: LeagueRow, caller: Caller) -> None:
+        if not (caller.server_mod or caller.id == league.created_by):
+            raise Refusal(
+                f"only the league's organisers (its creator, {league.created_by}, and the "
+                "server's moderators) may do that"
+            )
+
+    async def _new_id(self, prefix: str) -> str:
+        rng = random.Random(f"{prefix}:{self.ref.clock()}")
+        for _ in range(1000):
+            candidate = prefix + "".join(
+                rng.choice("abcdefghjkmnpqrstuvwxyz23456789") for _ in range(4)
+            )
+            if (
+                await self.store.league(candidate) is None
+                and await self.store.season(candidate) is None
+            ):
+                return candidate
+        raise Refusal("no free id: try again")  # pragma: no cover
+
+    # --- organising ------------------------------------------------------------------
+    async def create_league(
+        self, caller: Caller, name: str, *, system: str = "wb95"
+    ) -> list[Reply]:
+        if not caller.server_mod:
+            raise Refusal("only the server's moderators create leagues")
+        if not caller.guild:
+            raise Refusal("a league belongs to a server: create it in one")
+        name = " ".join(name.split())[:80]
+        if not name:
+            raise Refusal("give the league a name, e.g. `league new Korsun Cup`")
+        systems = {_system_of(s) for s in list_scenarios()}
+        if system not in systems:
+            raise Refusal(
+                f"there is no rule system '{numbers.shown(system)}': {', '.join(sorted(systems))}"
+            )
+        row = LeagueRow(
+            await self._new_id("l"), caller.guild, name, system, {}, caller.id, self.ref.clock()
+        )
+        await self.store.create_league(row)
+        text = (
+            f"League **{row.name}** ({row.id}, {system}) created; "
+            f"`league season {row.id} NAME` opens a season."
+        )
+        return [Reply("caller", text, kind="result"), Reply("channel", text)]
+
+    async def create_season(
+        self,
+        caller: Caller,
+        league_id: str,
+        name: str,
+        *,
+        format: str = "round-robin",
+        scenario: str = "demo-steblev",
+        rounds: int | None = None,
+        rated: bool = True,
+        deadline_hours: float | None = None,
+    ) -> list[Reply]:
+        league = await self._league(caller, league_id)
+        self._organiser(league, caller)
+        if format not in FORMATS:
+            raise Refusal(f"the formats are {', '.join(FORMATS)}; not '{numbers.shown(format)}'")
+        known = {s.id: s for s in list_scenarios()}
+        if scenario not in known or _system_of(known[scenario]) != league.system:
+            allowed = sorted(i for i, s in known.items() if _system_of(s) == league.system)
+            raise Refusal(f"a {league.system} scenario, one of: {', '.join(allowed)}")
+        if format == "swiss" and not (rounds and 1 <= rounds <= 20):
+            raise Refusal("a Swiss needs its number of rounds, 1 to 20 (e.g. rounds 5)")
+        settings = {"scenario": scenario, "rated": rated, "round": 0}
+        if rounds:
+            settings["rounds"] = rounds
+        if deadline_hours:
+            settings["deadline_hours"] = deadline_hours
+        row = SeasonRow(
+            await self._new_id("s"), league.id, " ".join(name.split())[:80] or "Season",
+            format, "signup", caller.channel, settings, self.ref.clock(),
+        )  # fmt: skip
+        await self.store.create_season(row)
+        text = (
+            f"Season **{row.name}** ({row.id}) of {league.name}: {format}, {scenario}"
+            + (f", {rounds} rounds" if rounds else "")
+            + (", rated" if rated else ", unrated")
+            + f". Sign up with `league join {row.id}`."
+        )
+        return [Reply("caller", text, kind="result"), Reply("channel", text)]
+
+    async def join(self, caller: Caller, season_id: str) -> list[Reply]:
+        _, season = await self._season(caller, season_id)
+        if season.status != "signup":
+            raise Refusal(f"season {season.id} has started: sign-up is closed")
+        if any(e.user_id == caller.id for e in await self.store.entrants(season.id)):
+            raise Refusal(f"you are already signed up for season {season.id}")
+        await self.store.enter(EntrantRow(season.id, caller.id, caller.display, self.ref.clock()))
+        return [
+            Reply("caller", f"{caller.display} signed up for season {season.id}.", kind="result")
+        ]
+
+    async def leave(self, caller: Caller, season_id: str) -> list[Reply]:
+        _, season = await self._season(caller, season_id)
+        if season.status != "signup":
+            raise Refusal(
+                f"season {season.id} has started: ask an organiser (a forfeit of your games)"
+            )
+        await self.store.withdraw(season.id, caller.id)
+        return [Reply("caller", f"you left season {season.id}.", kind="result")]
+
+    async def start(self, caller: Caller, season_id: str) -> list[Reply]:
+        league, season = await self._season(caller, season_id)
+        self._organiser(league, caller)
+        if season.status != "signup":
+            raise Refusal(f"season {season.id} has already started")
+        players = [e.user_id for e in await self.store.entrants(season.id)]
+        if len(players) < MIN_PLAYERS:
+            raise Refusal(f"a season needs at least {MIN_PLAYERS} players signed up")
+        return await self._pair_next(league, season, caller, players)
+
+    # --- rounds ----------------------------------------------------------------------
+    async def _sides(self, season: SeasonRow) -> tuple[str, str]:
+        from scenarios import load_scenario
+
+        setup = load_scenario(str(season.settings["scenario"]))
+        first, second = list(setup.sides)[:2]
+        return (first, second)
+
+    async def _pair_next(
+        self, league: LeagueRow, season: SeasonRow, caller: Caller, players: Sequence[str]
+    ) -> list[Reply]:
+        """Pair the season's next round (all rounds of a round robin are fixed at its
+        start, from the sign-up order) and create its games; the season is over when no
+        round is left."""
+        existing = await self.store.pairings(season.id)
+        done_round = int(season.settings.get("round", 0))
+        nxt = done_round + 1
+        sides = await self._sides(season)
+        fresh: list[Pairing] = []
+        if not existing and season.format != "swiss":
+            double = season.format == "double-round-robin"
+            table = round_robin(list(players), sides, double=double)
+            if season.format == "two-game-sets":
+                table = two_game_sets(table)
+            fresh = table
+        elif season.format == "swiss" and nxt <= int(season.settings.get("rounds", 0)):
+            results = await self._results(season)
+            ratings = self._ratings_of(league, await self._league_results(league))
+            fresh = swiss_round(nxt, list(players), results, sides=sides, ratings=ratings)
+        settings = dict(season.settings)
+        scen = str(settings["scenario"])
+        rows = [
+            PairingRow(season.id, p.game_key, p.round, dict(p.sides), scen, None, None)
+            for p in fresh
+        ]
+        later = [p for p in existing if p.round >= nxt]
+        if not rows and not later:
+            settings["round"] = done_round
+            over = SeasonRow(**{**season.__dict__, "status": "over", "settings": settings})
+            await self.store.set_season(season.id, status="over", settings=settings)
+            final = await self.standings_text(over)
+            return [Reply("channel", f"Season {season.id} is over.\n{final}")]
+        settings["round"] = nxt
+        running = SeasonRow(**{**season.__dict__, "status": "running", "settings": settings})
+        audit = (
+            season.id,
+            self.ref.clock(),
+            caller.id,
+            "round",
+            {"round": nxt, "pairings": len(rows)},
+        )
+        await self.store.add_pairings(rows, season=running, audit=audit)
+        return await self._open_round(league, running, caller, nxt)
+
+    async def _open_round(
+        self, league: LeagueRow, season: SeasonRow, caller: Caller, rnd: int
+    ) -> list[Reply]:
+        """Create the games of round `rnd` (a bye is scored at once)."""
+        out: list[Reply] = []
+        lines = [f"Season {season.id}, round {rnd}:"]
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        for p in await self.store.pairings(season.id):
+            if p.round != rnd or p.game is not None or p.result is not None:
+                continue
+            if BYE in p.sides:
+                player = p.sides[BYE]
+                r = bye(f"{season.id}.{p.key}", league.system, p.scenario, self.ref.clock(), player)
+                await self.store.set_pairing(season.id, p.key, game=None, result=_result_json(r))
+                lines.append(f"  {names.get(player, player)}: a bye (a win, unrated)")
+                continue
+            gid, replies = await self._create_game(league, season, p, caller, names)
+            out += replies
+            who = ", ".join(f"{s}: {names.get(u, u)}" for s, u in p.sides.items())
+            lines.append(f"  game {gid} — {who}")
+        return [Reply("channel", "\n".join(lines)), *out]
+
+    async def _create_game(
+        self,
+        league: LeagueRow,
+        season: SeasonRow,
+        p: PairingRow,
+        caller: Caller,
+        names: dict[str, str],
+    ) -> tuple[str, list[Reply]]:
+        from bot.store import Store
+
+        ref = self.ref
+        organiser = Caller(league.created_by, "league", guild=league.guild, channel=season.channel)
+        settings: dict[str, Any] = {}
+        if season.settings.get("deadline_hours"):
+            settings["deadline_hours"] = season.settings["deadline_hours"]
+        # the seed: 63 secure random bits, never a moderator's (seed=None, engine/dice.py)
+        row = await ref._new_row(
+            organiser, p.scenario, f"{season.name} {p.key}", None, settings, None
+        )
+        seats = [Store.seat_join(row.id, league.created_by, "league", "moderator", "", 0)]
+        for side, user in p.sides.items():
+            seats.append(Store.seat_join(row.id, user, names.get(user, user), "player", side, 0))
+        made = ref._created_record(organiser, row, None)
+        g = await ref._create(row, [made], seats)
+        await self.store.set_pairing(season.id, p.key, game=g.id, result=None)
+        return g.id, await ref._maybe_start(g, organiser)
+
+    # --- results ---------------------------------------------------------------------
+    async def game_over(self, g: LiveGame, how: str) -> list[Reply]:
+        """A league game ended (the engine, a resignation, a moderator's end): record
+        its result, then open the next round when this one is complete."""
+        p = await self.store.pairing_of_game(g.id)
+        if p is None or p.result is not None:
+            return []
+        season = await self.store.season(p.season)
+        league = None if season is None else await self.store.league(season.league)
+        if season is None or league is None:
+            return []
+        result = g.settings.get("result") or g.state.result or {}
+        r = self._result(league, season, p, g, result.get("winner"), how)
+        await self.store.set_pairing(season.id, p.key, game=g.id, result=_result_json(r))
+        return await self._round_complete(league, season)
+
+    def _result(
+        self,
+        league: LeagueRow,
+        season: SeasonRow,
+        p: PairingRow,
+        g: LiveGame | None,
+        winner: str | None,
+        how: str,
+    ) -> GameResult:
+        loser = None if winner is None else next(s for s in p.sides if s != winner)
+        score = {
+            u: (0.5 if winner is None else 1.0 if s == winner else 0.0) for s, u in p.sides.items()
+        }
+        if how == "forfeit-both":
+            score = dict.fromkeys(p.sides.values(), 0.0)
+            how = "forfeit"
+        margin = 0.0
+        started = True
+        if g is not None:
+            vp = g.system.victory_points(g.state) or {}
+            if winner is not None and loser is not None:
+                margin = max(0.0, float(vp.get(winner, 0)) - float(vp.get(loser, 0)))
+            started = len({e.side for e in g.record.entries}) >= 2
+        return GameResult(
+            game=g.id if g is not None else f"{season.id}.{p.key}",
+            system=league.system,
+            scenario=p.scenario,
+            finished=self.ref.clock(),
+            sides=dict(p.sides),
+            score=score,
+            margin=margin,
+            how=how,
+            rated=bool(season.settings.get("rated", True)),
+            started=started,
+            round=p.round,
+        )
+
+    async def _round_complete(self, league: LeagueRow, season: SeasonRow) -> list[Reply]:
+        rnd = int(season.settings.get("round", 0))
+        pairs = await self.store.pairings(season.id)
+        if any(p.round == rnd and p.result is None for p in pairs):
+            return []
+        caller = Caller(league.created_by, "league", guild=league.guild, channel=season.channel)
+        players = [e.user_id for e in await self.store.entrants(season.id)]
+        if any(p.round > rnd for p in pairs):  # a round robin's next round
+            settings = dict(season.settings) | {"round": rnd + 1}
+            running = SeasonRow(**{**season.__dict__, "settings": settings})
+            await self.store.set_season(season.id, status="running", settings=settings)
+            return await self._open_round(league, running, caller, rnd + 1)
+        return await self._pair_next(league, season, caller, players)
+
+    async def decide(
+        self, caller: Caller, season_id: str, key: str, outcome: str, reason: str
+    ) -> list[Reply]:
+        """An organiser's decision on a pairing: `SIDE` wins, `draw`, `forfeit SIDE` (that
+        side loses by forfeit) or `forfeit both`; audited, and the standings re-scored.
+        A game still running is ended (the seed is then revealed)."""
+        league, season = await self._season(caller, season_id)
+        self._organiser(league, caller)
+        p = next(
+            (x for x in await self.store.pairings(season.id) if x.key == key or x.game == key), None
+        )
+        if p is None or BYE in p.sides:
+            raise Refusal(f"season {season.id} has no game '{numbers.shown(key)}'")
+        words = outcome.lower().split()
+        how, winner = "moderator", None
+        if words[:1] == ["forfeit"] and len(words) == 2:
+            how = "forfeit"
+            if words[1] == "both":
+                how = "forfeit-both"
+            elif words[1] in p.sides:
+                winner = next(s for s in p.sides if s != words[1])
+            else:
+                raise Refusal(f"forfeit which side: {' or '.join(p.sides)} (or both)")
+        elif words == ["draw"]:
+            winner = None
+        elif len(words) == 1 and words[0] in p.sides:
+            winner = words[0]
+        else:
+            raise Refusal(
+                f"a decision is one of: {', '.join(p.sides)}, draw, forfeit SIDE, forfeit both"
+            )
+        g = None
+        if p.game is not None:
+            g = await self.ref.game(p.game)
+            if g.status != "over":
+                side = "draw" if winner is None else winner
+                await self.ref._end_for_league(
+                    g, caller, side, reason or f"league decision: {outcome}"
+                )
+        r = self._result(league, season, p, g, winner, how)
+        said = {"pairing": p.key, "outcome": outcome, "reason": reason, "was": p.result}
+        audit = (season.id, self.ref.clock(), caller.id, "decision", said)
+        await self.store.set_pairing(
+            season.id, p.key, game=p.game, result=_result_json(r), audit=audit
+        )
+        why = reason or "no reason given"
+        text = f"Season {season.id}, {p.key}: {outcome} ({why}), decided by {caller.display}."
+        season = await self.store.season(season.id)
+        assert season is not None
+        return [Reply("channel", text), *await self._round_complete(league, season)]
+
+    # --- reading ---------------------------------------------------------------------
+    async def _results(self, season: SeasonRow) -> list[GameResult]:
+        return [_result_from(p.result) for p in await self.store.pairings(season.id) if p.result]
+
+    async def _league_results(self, league: LeagueRow) -> list[GameResult]:
+        out: list[GameResult] = []
+        for s in await self.store.seasons(league.id):
+            out += await self._results(s)
+        return out
+
+    @staticmethod
+    def _ratings_of(league: LeagueRow, results: Sequence[GameResult]) -> dict[str, float]:
+        rated = recompute(results)
+        return {p: rated.of(league.system, p).mu for p in rated.players(league.system)}
+
+    async def table(self, season: SeasonRow) -> list[StandingRow]:
+        league = await self.store.league(season.league)
+        assert league is not None
+        players = [e.user_id for e in await self.store.entrants(season.id)]
+        ratings = self._ratings_of(league, await self._league_results(league))
+        return standings(
+            players, await self._results(season), SCORING_FORMAT[season.format], ratings=ratings
+        )
+
+    async def standings_text(self, season: SeasonRow) -> str:
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        rows = await self.table(season)
+        rnd = season.settings.get("round", 0)
+        head = f"Standings of season {season.id} ({season.format}, round {rnd}):"
+        lines = [head, "  #  player               pts  P  W  D  L   SB   Buch  margin"]
+        for r in rows:
+            lines.append(
+                f"{r.rank:>3}  {names.get(r.player, r.player)[:20]:20} {r.points:>4} {r.played:>2} "
+                f"{r.won:>2} {r.drawn:>2} {r.lost:>2} {r.sb:>4g} {r.buchholz:>6g} {r.margin:>6g}"
+            )
+        return "\n".join(lines)
+
+    async def standings(self, caller: Caller, season_id: str) -> list[Reply]:
+        _, season = await self._season(caller, season_id)
+        return [Reply("caller", await self.standings_text(season), kind="result")]
+
+    async def pairings(self, caller: Caller, season_id: str) -> list[Reply]:
+        _, season = await self._season(caller, season_id)
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        lines = [f"Pairings of season {season.id}:"]
+        for p in await self.store.pairings(season.id):
+            who = " vs ".join(f"{names.get(u, u)} ({s})" for s, u in p.sides.items())
+            state = (
+                "to come"
+                if p.game is None and p.result is None
+                else f"game {p.game}"
+                if p.game
+                else ""
+            )
+            if p.result is not None:
+                r = _result_from(p.result)
+                won = [names.get(u, u) for u, s in r.score.items() if s == 1.0]
+                end = f"{won[0]} won" if won else "draw" if sum(r.score.values()) else "both lost"
+                state += f" — {end} ({r.how})"
+            lines.append(f"  round {p.round} {p.key}: {who}: {state}".rstrip(": "))
+        return [Reply("caller", "\n".join(lines), kind="result")]
+
+    async def player(self, caller: Caller, league_id: str, user: str) -> list[Reply]:
+        league = await self._league(caller, league_id)
+        results = await self._league_results(league)
+        rated: Ratings = recompute(results)
+        r = rated.of(league.system, user)
+        games = [x for x in results if user in x.players]
+        won = sum(1 for x in games if x.score.get(user) == 1.0)
+        lines = [
+            f"{user} in {league.name}: rating {r.mu:.0f} ± {2 * r.rd:.0f}"
+            + (" (provisional)" if r.rd > 110 else ""),
+            f"games {len(games)}, won {won}",
+        ]
+        return [Reply("caller", "\n".join(lines), kind="result")]
+
+    async def export(self, caller: Caller, season_id: str, fmt: str = "csv") -> str:
+        _, season = await self._season(caller, season_id)
+        rows = [dataclasses.asdict(r) for r in await self.table(season)]
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        for r in rows:
+            r["name"] = names.get(str(r["player"]), str(r["player"]))
+        if fmt == "json":
+            data = {"season": season.id, "format": season.format, "standings": rows}
+            return json.dumps(data, indent=1, sort_keys=True)
+        buf = io.StringIO()
+        fields = list(rows[0]) if rows else ["rank", "player", "name", "points"]
+        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        return buf.getvalue()
+
+    async def list(self, caller: Caller) -> list[Reply]:
+        leagues = await self.store.leagues(caller.guild)
+        if not leagues:
+            return [
+                Reply("caller", "no leagues in this server yet (`league new NAME`)", kind="result")
+            ]
+        lines = []
+        for lg in leagues:
+            lines.append(f"{lg.id}: {lg.name} ({lg.system})")
+            for s in await self.store.seasons(lg.id):
+                lines.append(f"  season {s.id}: {s.name}, {s.format}, {s.status}")
+        return [Reply("caller", "\n".join(lines), kind="result")]
+
+
+def _system_of(info: Any) -> str:
+    """A shipped scenario's rule system: the folder it ships in (scenarios/<system>/)."""
+    return str(info.path.parent.name)
+
+
+def _result_json(r: GameResult) -> dict[str, Any]:
+    return {
+        "game": r.game, "system": r.system, "scenario": r.scenario, "finished": r.finished,
+        "sides": dict(r.sides), "score": dict(r.score), "margin": r.margin, "how": r.how,
+        "bid": r.bid, "rated": r.rated, "started": r.started, "round": r.round,
+    }  # fmt: skip
+
+
+def _result_from(d: dict[str, Any]) -> GameResult:
+    return GameResult(
+        game=str(d["game"]), system=str(d["system"]), scenario=str(d["scenario"]),
+        finished=float(d["finished"]), sides=dict(d["sides"]),
+        score={str(k): float(v) for k, v in d["score"].items()}, margin=float(d["margin"]),
+        how=str(d["how"]), bid=float(d.get("bid", 0)), rated=bool(d.get("rated", True)),
+        started=bool(d.get("started", True)), round=int(d.get("round", 0)),
+    )  # fmt: skip

@@ -1,0 +1,168 @@
+"""Leagues through the service (issue #20): a league, a season, sign-up, pairing, games
+created with the players seated and a verifiable seed, results from resignations, an
+organiser's audited forfeit, rounds opening as the last one ends, standings and exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.league.glicko2 import Rating
+from bot.service import Caller, Referee, Refusal
+
+MOD = Caller("u-mod", "Org", server_mod=True, guild="g", channel="league-room")
+PLAYERS = [Caller(f"u-{n}", f"P{n}", guild="g", channel="league-room") for n in range(1, 9)]
+OUTSIDER = Caller("u-x", "X", guild="other", channel="c")
+
+
+async def _season(ref: Referee, n: int, fmt: str = "round-robin", **kw: object) -> str:
+    await ref.leagues.create_league(MOD, "Korsun Cup")
+    (league,) = await ref.store.leagues("g")
+    out = await ref.leagues.create_season(MOD, league.id, "Winter", format=fmt, **kw)  # type: ignore[arg-type]
+    season = (await ref.store.seasons(league.id))[0]
+    assert "Sign up with `league join" in out[0].text
+    for p in PLAYERS[:n]:
+        await ref.leagues.join(p, season.id)
+    return season.id
+
+
+async def _resign_round(ref: Referee, season: str, loser_side: str = "german") -> None:
+    """Every game of the current round ends: the player of `loser_side` resigns."""
+    s = await ref.store.season(season)
+    assert s is not None
+    for p in await ref.store.pairings(season):
+        if p.round == s.settings["round"] and p.game and p.result is None:
+            user = p.sides[loser_side]
+            await ref.resign(Caller(user, user, guild="g", channel="league-room"), p.game)
+
+
+async def test_issue_20_a_round_robin_season_runs_to_its_standings(tmp_path: Path) -> None:
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        with pytest.raises(Refusal, match="only the server's moderators"):
+            await ref.leagues.create_league(PLAYERS[0], "Mine")
+        season = await _season(ref, 4)
+        with pytest.raises(Refusal, match="only the league's organisers"):
+            await ref.leagues.start(PLAYERS[0], season)
+        with pytest.raises(Refusal, match="no season"):
+            await ref.leagues.standings(OUTSIDER, season)  # another server
+        out = await ref.leagues.start(MOD, season)
+        assert "round 1:" in out[0].text
+        pairs = await ref.store.pairings(season)
+        assert len(pairs) == 6 and {p.round for p in pairs} == {1, 2, 3}  # 4 players, 3 rounds
+        first = [p for p in pairs if p.round == 1]
+        assert all(p.game for p in first)
+        g = await ref.game(str(first[0].game))
+        assert g.status == "active" and g.seed_by == "referee"
+        assert {s.user_id for s in g.seats if s.role == "player"} == set(first[0].sides.values())
+        with pytest.raises(Refusal, match="sign-up is closed"):
+            await ref.leagues.join(PLAYERS[5], season)
+        for _ in range(3):
+            await _resign_round(ref, season)  # the Soviet player wins every game
+        s = await ref.store.season(season)
+        assert s is not None and s.status == "over"
+        rows = await ref.leagues.table(s)
+        # each player played 3 games; sides balanced: each played soviet 1 or 2 times
+        assert [r.played for r in rows] == [3, 3, 3, 3]
+        results = await ref.leagues._results(s)
+        for p in PLAYERS[:4]:
+            soviet = sum(1 for r in results if r.sides.get("soviet") == p.id)
+            assert soviet in (1, 2)
+            mine = next(r for r in rows if r.player == p.id)
+            assert mine.points == 2 * soviet  # 2 points a win
+        text = (await ref.leagues.standings(PLAYERS[0], season))[0].text
+        assert "Standings of season" in text and "P1" in text
+        exported = await ref.leagues.export(MOD, season, "csv")
+        table = list(csv.DictReader(io.StringIO(exported)))
+        assert len(table) == 4 and {"rank", "player", "points", "name"} <= set(table[0])
+        data = json.loads(await ref.leagues.export(MOD, season, "json"))
+        assert data["season"] == season and len(data["standings"]) == 4
+        player = (await ref.leagues.player(PLAYERS[0], s.league, PLAYERS[0].id))[0].text
+        assert "rating" in player and "games 3" in player
+        assert Rating().mu == 1500.0
+    finally:
+        await ref.close()
+
+
+async def test_issue_20_an_organisers_forfeit_is_audited_and_rescores(tmp_path: Path) -> None:
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        season = await _season(ref, 2)
+        await ref.leagues.start(MOD, season)
+        (p,) = [x for x in await ref.store.pairings(season) if x.round == 1]
+        with pytest.raises(Refusal, match="forfeit which side"):
+            await ref.leagues.decide(MOD, season, p.key, "forfeit nobody", "")
+        out = await ref.leagues.decide(MOD, season, p.key, "forfeit soviet", "missed 3 deadlines")
+        assert "forfeit soviet (missed 3 deadlines), decided by Org" in out[0].text
+        g = await ref.game(str(p.game))
+        assert g.status == "over"  # the running game was ended
+        (p,) = [x for x in await ref.store.pairings(season) if x.round == 1]
+        assert p.result is not None and p.result["how"] == "forfeit"
+        assert p.result["score"][p.sides["german"]] == 1.0
+        audit = await ref.store.league_audit(season)
+        assert [k for _, _, k, _ in audit][-1] == "decision"
+        # a correction: the organiser decides a draw instead; the standings follow
+        await ref.leagues.decide(MOD, season, p.key, "draw", "appeal upheld")
+        s = await ref.store.season(season)
+        assert s is not None
+        rows = await ref.leagues.table(s)
+        assert [r.points for r in rows] == [1, 1]
+        assert len(await ref.store.league_audit(season)) >= 3  # the round, two decisions
+    finally:
+        await ref.close()
+
+
+async def test_issue_20_a_swiss_pairs_each_round_from_the_results(tmp_path: Path) -> None:
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        season = await _season(ref, 8, "swiss", rounds=5)
+        await ref.leagues.start(MOD, season)
+        for _ in range(5):
+            await _resign_round(ref, season)
+        s = await ref.store.season(season)
+        assert s is not None and s.status == "over"
+        pairs = await ref.store.pairings(season)
+        assert len(pairs) == 20 and {p.round for p in pairs} == {1, 2, 3, 4, 5}
+        met = [frozenset(p.sides.values()) for p in pairs]
+        assert len(set(met)) == len(met)  # no rematch
+        rows = await ref.leagues.table(s)
+        assert sum(r.points for r in rows) == 2 * 20  # 2 points a game
+    finally:
+        await ref.close()
+
+
+async def test_issue_20_a_season_played_by_the_built_in_opponents(tmp_path: Path) -> None:
+    """The 'done when' season: 8 players (the built-in opponent under 8 names) play a round
+    robin and a Swiss of 5 rounds through the service, every game to its end; standings
+    and ratings come out of the results alone (recomputed twice: the same)."""
+    from bot.league.ratings import recompute
+
+    ref = await Referee.open(tmp_path / "k.db")  # the built-in opponents play
+    try:
+        await ref.leagues.create_league(MOD, "Bots")
+        (league,) = await ref.store.leagues("g")
+        for fmt, rounds in (("round-robin", None), ("swiss", 5)):
+            await ref.leagues.create_season(
+                MOD, league.id, fmt, format=fmt, rounds=rounds, scenario="demo-steblev"
+            )
+        for s in await ref.store.seasons(league.id):
+            for n in range(1, 9):
+                await ref.leagues.join(Caller(f"ai:bot{n}", f"Bot {n}", guild="g"), s.id)
+            await ref.leagues.start(MOD, s.id)
+        for s in await ref.store.seasons(league.id):
+            s2 = await ref.store.season(s.id)
+            assert s2 is not None and s2.status == "over", s2
+            pairs = await ref.store.pairings(s.id)
+            assert all(p.result is not None for p in pairs)
+            assert len(pairs) == (28 if s.format == "round-robin" else 20)
+            rows = await ref.leagues.table(s2)
+            assert sum(r.played for r in rows) == 2 * len(pairs)
+        results = await ref.leagues._league_results(league)
+        a, b = recompute(results), recompute(list(reversed(results)))
+        assert all(a.of("wb95", p) == b.of("wb95", p) for p in a.players("wb95"))
+    finally:
+        await ref.close()
