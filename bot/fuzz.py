@@ -246,11 +246,16 @@ def check_phase_end(rec: GameRecord, shadow: Shadow | None = None) -> None:
     check_fog(state)
 
 
+def perturbed(state: GameState, viewer: str) -> tuple[GameState, list[str]]:
+    """A copy of `state` in which what `viewer` cannot see is changed, and the units
+    changed (`RuleSystem.perturbed`; WB-95's: engine/wb95/checks.py)."""
+    return systems.of(state).perturbed(state, viewer)
+
+
 def check_fog(state: GameState) -> None:
     """Each side's view is the same when what it cannot see is changed (16.1)."""
-    rules = systems.of(state)
     for viewer in state.setup.sides:
-        other, changed = rules.perturbed(state, viewer)
+        other, changed = perturbed(state, viewer)
         if not changed:
             continue
         if view(state, viewer).to_json() != view(other, viewer).to_json():
