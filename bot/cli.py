@@ -67,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args.target)
         if args.command == "verify":
             return _verify(args.game, args.db)
+        if args.command == "league":
+            return _league(args.words, args.db, args.who)
         if args.command == "buildmap":
             from scenarios.mapbuild import main as buildmap
 
@@ -225,6 +227,14 @@ def _parser() -> argparse.ArgumentParser:
     from bot.discord.options import add_arguments as bot_arguments
 
     bot_arguments(sub.add_parser("bot", help="run the Discord referee (needs a bot token)"))
+    lg = sub.add_parser(
+        "league", help="leagues on a game database: seasons, pairings, standings, ratings"
+    )
+    lg.add_argument("words", nargs="*", help="a league command; `kessel league help` lists them")
+    lg.add_argument("--db", default="kessel.db", metavar="FILE", help="default kessel.db")
+    lg.add_argument(
+        "--as", dest="who", metavar="NAME", help="act as this local player (default: you)"
+    )
     vf = sub.add_parser(
         "verify", help="check a game's dice: its seed's commitment and every logged roll"
     )
@@ -273,6 +283,41 @@ def _commands() -> set[str]:
         if isinstance(action, argparse._SubParsersAction):
             return set(action.choices)
     return set()  # pragma: no cover
+
+
+def _league(words: list[str], db: str, who: str | None) -> int:
+    """`kessel league ...` on the local games of a database (the same commands as local
+    play's `league`): the person at the command line organises; `--as NAME` acts as a
+    named local player (to sign up, or to look at one's own record)."""
+    import asyncio
+
+    from bot.local import local_caller
+    from bot.script import SourceError
+    from bot.service import Refusal
+    from bot.service.league_commands import run
+    from bot.service.referee import Referee
+    from bot.store import StoreError
+
+    caller = local_caller(who, organiser=who is None)
+
+    async def act() -> list[str]:
+        ref = await Referee.open(db)
+        try:
+            out = await run(ref.leagues, caller, words)
+            return [out] if isinstance(out, str) else [r.text for r in out]
+        finally:
+            await ref.close()
+
+    try:
+        texts = asyncio.run(act())
+    except Refusal as e:
+        print(f"kessel: {_clip(str(e))}", file=sys.stderr)
+        return 2
+    except StoreError as e:
+        raise SourceError(str(e)) from None
+    for t in texts:
+        print(t.rstrip("\n"))
+    return 0
 
 
 def _verify(game: str, db: str) -> int:

@@ -21,6 +21,7 @@ spinners at a terminal, plain text through injected `read`/`write` functions oth
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import difflib
 import getpass
 import re
@@ -66,6 +67,7 @@ Other commands:
   undo                       take back your last input (not past a die roll)
   export FILE                a game record; `kessel run FILE` replays it
   verify                     check the dice once the game ends: seed, commitment, every roll
+  league ...                 leagues and seasons on this machine's games (league help)
   mod COMMAND                moderator tools of the service (hot seat), e.g. mod rollback 120
   decision                   your open decision again; answer it by its number (e.g. 2)
   orders                     the order forms
@@ -88,6 +90,7 @@ COMMANDS = frozenset(
         "undo",
         "export",
         "verify",
+        "league",
         "mod",
         "orders",
         "decision",
@@ -458,6 +461,8 @@ class LocalPlay:
             await self.cmd_export(args)
         elif verb == "verify":
             await self.show(await self.ref.verify(self.me, self._gid))
+        elif verb == "league":
+            await self.cmd_league(args)
         elif verb == "mod":
             with self.out.busy("Moderator command"):
                 replies = await self.ref.mod(self.me, self._gid, rest.strip())
@@ -613,6 +618,16 @@ class LocalPlay:
         if verb in ("done", "pass", "hq"):
             return {"done": "done", "pass": "pass", "hq": "hq decline"}[verb]
         return ""
+
+    async def cmd_league(self, args: Sequence[str]) -> None:
+        """League commands (issue #20); at this terminal the person is the organiser."""
+        from bot.service.league_commands import run
+
+        out = await run(self.ref.leagues, dataclasses.replace(self.me, server_mod=True), args)
+        if isinstance(out, str):
+            self.out.line(out.rstrip("\n"))
+        else:
+            await self.show(out)
 
     async def cmd_undo(self) -> None:
         """Take back the last input; `SIDE: undo` only if that input was the side's."""
@@ -874,6 +889,7 @@ ARITY: dict[str, tuple[int, int, str]] = {
     "map": (0, 3, "map [supply] [HEX [RADIUS]] | map legend"),
     "undo": (0, 0, "undo (takes back your last input)"),
     "export": (1, 2, "export FILE [force]: force replaces a file that is not a Kessel export"),
+    "league": (0, 40, "league COMMAND ... (league help lists them)"),
     "verify": (0, 0, "verify (the dice: the seed's commitment and every roll, once it ends)"),
     "orders": (0, 0, "orders"),
     "decision": (0, 0, "decision (shows your open decision again; answer it by number)"),
@@ -883,6 +899,15 @@ ARITY: dict[str, tuple[int, int, str]] = {
 def _starts_a_game(ref: str) -> bool:
     """A shipped scenario id or a file (scenario or export): what starts a new game."""
     return ref in {x.id for x in list_scenarios()} or path_exists(ref)
+
+
+def local_caller(name: str | None = None, *, organiser: bool = False) -> Caller:
+    """The person at this machine (`name`: a named local player, `local:NAME`); an
+    organiser holds the moderator's rights of the local "server" (leagues, issue #20)."""
+    if name is None:
+        return Caller(PLAYER_ID, _user_name(), server_mod=organiser, guild=GUILD, channel=CHANNEL)
+    clean = " ".join(name.split())[:40]
+    return Caller(f"local:{clean}", clean, server_mod=organiser, guild=GUILD, channel=CHANNEL)
 
 
 def _user_name() -> str:

@@ -166,3 +166,33 @@ async def test_issue_20_a_season_played_by_the_built_in_opponents(tmp_path: Path
         assert all(a.of("wb95", p) == b.of("wb95", p) for p in a.players("wb95"))
     finally:
         await ref.close()
+
+
+def test_issue_20_kessel_league_runs_a_season_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same league commands from the command line, on a database: the built-in
+    opponent signed up under four names plays every game."""
+    from bot.cli import main
+
+    db = str(tmp_path / "k.db")
+    assert main(["league", "new", "Local", "Cup", "--db", db]) == 0
+    league = capsys.readouterr().out.split("(")[1].split(",")[0]
+    assert main(["league", "season", league, "Spring", "round-robin", "--db", db]) == 0
+    season = capsys.readouterr().out.split("(")[1].split(")")[0]
+    for n in range(4):
+        assert main(["league", "join", season, f"ai:Bot{n}", "--db", db]) == 0
+    assert main(["league", "join", season, "--as", "Alice", "--db", db]) == 0
+    assert "Alice signed up" in capsys.readouterr().out
+    assert main(["league", "leave", season, "--as", "Alice", "--db", db]) == 0
+    assert main(["league", "start", season, "--db", db]) == 0
+    assert "round 1:" in capsys.readouterr().out
+    assert main(["league", "standings", season, "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "Standings of season" in out and "Bot0" in out
+    assert main(["league", "export", season, "json", "--db", db]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sum(r["played"] for r in data["standings"]) == 12  # 6 games, all played
+    assert main(["league", "bogus", "--db", db]) == 2
+    assert "is not a league command" in capsys.readouterr().err
+    assert main(["league", "join", season, "--db", db]) == 2  # closed

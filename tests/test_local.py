@@ -413,3 +413,14 @@ def test_17_moves_says_why_a_unit_cannot_move(tmp_path: Path) -> None:
     t = Terminal(["moves g-88-245", "quit"])
     assert t.run(tmp_path / "k.db", "demo-steblev", seed=1) == 0  # hot seat, Soviet phase
     assert "g-88-245 cannot move now: it is soviet's Movement Phase" in t.text
+
+
+def test_20_league_commands_in_local_play(tmp_path: Path) -> None:
+    """Issue #20: local play has the league commands (the person at the terminal organises)."""
+    t = Terminal(["league", "league new Home Cup", "league list", "league bogus", "quit"])
+    assert t.run(tmp_path / "k.db", "demo-steblev", seed=1) == 0
+    text = t.text
+    assert "league season LEAGUE NAME" in text  # the usage
+    assert "League **Home Cup**" in text or "League Home Cup" in text
+    assert "Home Cup (wb95)" in text
+    assert "'bogus' is not a league command" in text

@@ -24,6 +24,7 @@ from bot.league.pairing import BYE, Pairing, round_robin, swiss_round, two_game_
 from bot.league.ratings import Ratings, recompute
 from bot.league.results import GameResult, bye
 from bot.league.scoring import StandingRow, standings
+from bot.service.game import AI_PREFIX
 from bot.service.model import Caller, Refusal, Reply
 from bot.store_leagues import EntrantRow, LeagueRow, PairingRow, SeasonRow
 from engine import numbers
@@ -161,16 +162,26 @@ class LeagueDesk:
         )
         return [Reply("caller", text, kind="result"), Reply("channel", text)]
 
-    async def join(self, caller: Caller, season_id: str) -> list[Reply]:
-        _, season = await self._season(caller, season_id)
+    async def join(self, caller: Caller, season_id: str, player: str | None = None) -> list[Reply]:
+        """Sign up; an organiser may sign up someone else by name (a play-by-mail player,
+        or the built-in opponent as `ai:NAME`, who then plays its games itself)."""
+        league, season = await self._season(caller, season_id)
         if season.status != "signup":
             raise Refusal(f"season {season.id} has started: sign-up is closed")
-        if any(e.user_id == caller.id for e in await self.store.entrants(season.id)):
-            raise Refusal(f"you are already signed up for season {season.id}")
-        await self.store.enter(EntrantRow(season.id, caller.id, caller.display, self.ref.clock()))
-        return [
-            Reply("caller", f"{caller.display} signed up for season {season.id}.", kind="result")
-        ]
+        user, display = caller.id, caller.display
+        if player is not None:
+            self._organiser(league, caller)
+            name = " ".join(player.split())[:40]
+            if not name:
+                raise Refusal("sign up whom? e.g. `league join SEASON ai:Manstein`")
+            user = name if name.startswith(AI_PREFIX) else f"local:{name}"
+            display = name.removeprefix(AI_PREFIX) + (
+                " (Kessel)" if user != f"local:{name}" else ""
+            )
+        if any(e.user_id == user for e in await self.store.entrants(season.id)):
+            raise Refusal(f"{display} is already signed up for season {season.id}")
+        await self.store.enter(EntrantRow(season.id, user, display, self.ref.clock()))
+        return [Reply("caller", f"{display} signed up for season {season.id}.", kind="result")]
 
     async def leave(self, caller: Caller, season_id: str) -> list[Reply]:
         _, season = await self._season(caller, season_id)
