@@ -4,10 +4,12 @@
 (`engine.view.view`, so fog of war holds) over the cached terrain layer of the map;
 `to_png` encodes it; `legend(state, viewer)` is the map's full legend (#18); `focus_hex`
 picks a phone-sized crop's centre when none is asked for. Safe to call from a worker
-thread.
+thread. League pictures (#20): `standings_image` (the standings as a table) and
+`rating_chart` (rating history with ±2·RD bands).
 """
 
 from render.focus import focus_hex
+from render.league import rating_chart, standings_image
 from render.snapshot import (
     Around,
     Box,
@@ -27,8 +29,10 @@ __all__ = [
     "crop_hexes",
     "focus_hex",
     "legend",
+    "rating_chart",
     "render_view",
     "snapshot",
     "snapshot_png",
+    "standings_image",
     "to_png",
 ]
