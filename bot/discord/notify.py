@@ -10,6 +10,7 @@ Discord's invalid-request limit).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -195,7 +196,12 @@ class Notifier:
             await send(interaction, r.text, ephemeral=True, files=files, view=view)
 
     async def _to_channel(self, r: Reply, ping: list[str]) -> None:
-        if not r.game:
+        if not r.game:  # a league's announcement names its channel (bot/service/leagues.py)
+            where = str(r.data.get("channel") or "")
+            if is_snowflake(where):
+                with contextlib.suppress(discord.HTTPException):
+                    for part in chunks(r.text):
+                        await self.bot.get_partial_messageable(int(where)).send(part)
             return
         g = await self.bot.ref.game(r.game)
         if not is_snowflake(g.row.channel):

@@ -12,6 +12,7 @@ results (bot/league), so a correction re-scores the same way every time.
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import dataclasses
 import io
@@ -20,6 +21,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.league.glicko2 import PROVISIONAL_RD
 from bot.league.pairing import BYE, Pairing, round_robin, swiss_round, two_game_sets
 from bot.league.ratings import Ratings, recompute
 from bot.league.results import GameResult, bye
@@ -103,7 +105,7 @@ class LeagueDesk:
         if not caller.server_mod:
             raise Refusal("only the server's moderators create leagues")
         if not caller.guild:
-            raise Refusal("a league belongs to a server: create it in one")
+            raise Refusal("a league belongs to a server: use this in a server")
         name = " ".join(name.split())[:80]
         if not name:
             raise Refusal("give the league a name, e.g. `league new Korsun Cup`")
@@ -120,7 +122,7 @@ class LeagueDesk:
             f"League **{row.name}** ({row.id}, {system}) created; "
             f"`league season {row.id} NAME` opens a season."
         )
-        return [Reply("caller", text, kind="result"), Reply("channel", text)]
+        return [Reply("caller", text, kind="result"), _announce(text, caller.channel)]
 
     async def create_season(
         self,
@@ -160,7 +162,7 @@ class LeagueDesk:
             + (", rated" if rated else ", unrated")
             + f". Sign up with `league join {row.id}`."
         )
-        return [Reply("caller", text, kind="result"), Reply("channel", text)]
+        return [Reply("caller", text, kind="result"), _announce(text, row.channel)]
 
     async def join(self, caller: Caller, season_id: str, player: str | None = None) -> list[Reply]:
         """Sign up; an organiser may sign up someone else by name (a play-by-mail player,
@@ -243,7 +245,7 @@ class LeagueDesk:
             over = SeasonRow(**{**season.__dict__, "status": "over", "settings": settings})
             await self.store.set_season(season.id, status="over", settings=settings)
             final = await self.standings_text(over)
-            return [Reply("channel", f"Season {season.id} is over.\n{final}")]
+            return [_announce(f"Season {season.id} is over.\n{final}", season.channel)]
         settings["round"] = nxt
         running = SeasonRow(**{**season.__dict__, "status": "running", "settings": settings})
         audit = (
@@ -276,7 +278,7 @@ class LeagueDesk:
             out += replies
             who = ", ".join(f"{s}: {names.get(u, u)}" for s, u in p.sides.items())
             lines.append(f"  game {gid} — {who}")
-        return [Reply("channel", "\n".join(lines)), *out]
+        return [_announce("\n".join(lines), season.channel), *out]
 
     async def _create_game(
         self,
@@ -421,7 +423,7 @@ class LeagueDesk:
         text = f"Season {season.id}, {p.key}: {outcome} ({why}), decided by {caller.display}."
         season = await self.store.season(season.id)
         assert season is not None
-        return [Reply("channel", text), *await self._round_complete(league, season)]
+        return [_announce(text, season.channel), *await self._round_complete(league, season)]
 
     # --- reading ---------------------------------------------------------------------
     async def _results(self, season: SeasonRow) -> list[GameResult]:
@@ -464,6 +466,48 @@ class LeagueDesk:
         _, season = await self._season(caller, season_id)
         return [Reply("caller", await self.standings_text(season), kind="result")]
 
+    async def standings_png(self, caller: Caller, season_id: str) -> bytes:
+        """The standings as a picture (render/league.py), drawn off the event loop."""
+        from render import standings_image, to_png
+
+        league, season = await self._season(caller, season_id)
+        rows = await self.table(season)
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        rated = recompute(await self._league_results(league))
+        provisional = [
+            r.player for r in rows if rated.of(league.system, r.player).rd >= PROVISIONAL_RD
+        ]
+        title = f"{league.name} — {season.name} ({season.format})"
+        return await asyncio.to_thread(
+            lambda: to_png(standings_image(title, rows, names, provisional=provisional))
+        )
+
+    async def rating_png(self, caller: Caller, league_id: str, players: Sequence[str]) -> bytes:
+        """The rating history of `players` (all the league's, best first, when empty)."""
+        from render import rating_chart, to_png
+
+        league = await self._league(caller, league_id)
+        rated = recompute(await self._league_results(league))
+        who = (
+            list(players)
+            or sorted(rated.players(league.system), key=lambda p: -rated.of(league.system, p).mu)[
+                :12
+            ]
+        )
+        names = await self._names(league)
+        series = {
+            names.get(p, p): [(t, r.mu, r.rd) for t, r in rated.history(league.system, p)]
+            for p in who
+        }
+        title = f"{league.name}: ratings ({league.system}, Glicko-2)"
+        return await asyncio.to_thread(lambda: to_png(rating_chart(title, series)))
+
+    async def _names(self, league: LeagueRow) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for s in await self.store.seasons(league.id):
+            out.update({e.user_id: e.display for e in await self.store.entrants(s.id)})
+        return out
+
     async def pairings(self, caller: Caller, season_id: str) -> list[Reply]:
         _, season = await self._season(caller, season_id)
         names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
@@ -492,8 +536,9 @@ class LeagueDesk:
         r = rated.of(league.system, user)
         games = [x for x in results if user in x.players]
         won = sum(1 for x in games if x.score.get(user) == 1.0)
+        name = (await self._names(league)).get(user, user)
         lines = [
-            f"{user} in {league.name}: rating {r.mu:.0f} ± {2 * r.rd:.0f}"
+            f"{name} in {league.name}: rating {r.mu:.0f} ± {2 * r.rd:.0f}"
             + (" (provisional)" if r.rd > 110 else ""),
             f"games {len(games)}, won {won}",
         ]
@@ -527,6 +572,11 @@ class LeagueDesk:
             for s in await self.store.seasons(lg.id):
                 lines.append(f"  season {s.id}: {s.name}, {s.format}, {s.status}")
         return [Reply("caller", "\n".join(lines), kind="result")]
+
+
+def _announce(text: str, channel: str) -> Reply:
+    """A league announcement in `channel` (a league's reply belongs to no one game)."""
+    return Reply("channel", text, kind="announcement", data={"channel": channel})
 
 
 def _system_of(info: Any) -> str:

@@ -397,6 +397,34 @@ ROWS += [
     ),
     Row("help", "", "ok", "ok", "ok", "ok"),
     Row("help", "a command", "ok", "ok", "ok", "ok", {"topic": "move"}),
+    # leagues (issue #20) belong to a server, not to a game's channel
+    Row("league list", "", "ok", "ok", "ok", "ok"),
+    Row(
+        "league new",
+        "server moderators only, in their own server",
+        "srvmod   srvmod   srvmod   ok       ok       srvmod   srvmod   srvmod",
+        "srvmod   srvmod   srvmod   ok       ok       srvmod   srvmod   srvmod",
+        "srvmod   srvmod   srvmod   srvmod   srvmod   ok       srvmod   srvmod",
+        "srvmod",
+        {"name": "Cup"},
+    ),
+    *[
+        Row(f"league {verb}", "a season of no server", "noseason", "noseason", "noseason",
+            "noseason", {"season": "snone", **extra})  # fmt: skip
+        for verb, extra in (
+            ("standings", {}),
+            ("pairings", {}),
+            ("join", {}),
+            ("leave", {}),
+            ("start", {}),
+            ("export", {}),
+            ("decide", {"game": "r1.1", "outcome": "draw", "reason": "x"}),
+        )
+    ],
+    Row("league season", "a league of no server", "noleague", "noleague", "noleague",
+        "noleague", {"league": "lnone", "name": "Winter"}),  # fmt: skip
+    Row("league player", "a league of no server", "noleague", "noleague", "noleague",
+        "noleague", {"league": "lnone"}),  # fmt: skip
     Row(
         "game verify",
         "before the end: the seed is secret",
@@ -487,6 +515,9 @@ REFUSALS: list[tuple[str, str]] = [
     ("running", r"cannot leave a running game"),
     ("started", r"has already started"),
     ("notover", r"is not over: its dice seed"),
+    ("srvmod", r"only the server's moderators"),
+    ("noseason", r"there is no season '.*' in this server"),
+    ("noleague", r"there is no league '.*' in this server"),
     # the engine's refusal: the order line, then why, with the rule case where there is one
     ("rule", r"(?m)⚠ [^\n]* — |\(\d+(\.\d+)+[a-z]?\)\.?$"),
 ]
@@ -844,10 +875,10 @@ async def test_permission_matrix(m: Matrix, row: Row) -> None:
 
 def leaf_commands() -> dict[str, app_commands.Command[Any, ..., Any]]:
     """The commands `register` puts on the bot's tree (cogs' COMMANDS), by qualified name."""
-    from bot.discord.cogs import game, help, looking, mod, orders
+    from bot.discord.cogs import game, help, league, looking, mod, orders
 
     out: dict[str, app_commands.Command[Any, ..., Any]] = {}
-    for module in (game, orders, looking, mod, help):
+    for module in (game, orders, looking, mod, league, help):
         for c in module.COMMANDS:
             if isinstance(c, app_commands.Group):
                 out.update(

@@ -8,8 +8,8 @@ from discord import app_commands
 
 
 def register(tree: app_commands.CommandTree[Any]) -> None:
-    from bot.discord.cogs import game, help, looking, mod, orders
+    from bot.discord.cogs import game, help, league, looking, mod, orders
 
-    for module in (game, orders, looking, mod, help):
+    for module in (game, orders, looking, mod, league, help):
         for command in module.COMMANDS:
             tree.add_command(command)
