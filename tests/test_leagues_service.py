@@ -58,6 +58,11 @@ async def test_issue_20_a_round_robin_season_runs_to_its_standings(tmp_path: Pat
         assert all(p.game for p in first)
         g = await ref.game(str(first[0].game))
         assert g.status == "active" and g.seed_by == "referee"
+        # a rated game's seed is nobody's before the end: no export, no verify
+        with pytest.raises(Refusal, match="rated league game"):
+            await ref.export(MOD, g.id)
+        with pytest.raises(Refusal, match="rated league game"):
+            await ref.verify(MOD, g.id)
         assert {s.user_id for s in g.seats if s.role == "player"} == set(first[0].sides.values())
         with pytest.raises(Refusal, match="sign-up is closed"):
             await ref.leagues.join(PLAYERS[5], season)
@@ -105,6 +110,13 @@ async def test_issue_20_an_organisers_forfeit_is_audited_and_rescores(tmp_path: 
         assert p.result["score"][p.sides["german"]] == 1.0
         audit = await ref.store.league_audit(season)
         assert [k for _, _, k, _ in audit][-1] == "decision"
+        # the forfeit and the organiser's intervention weigh on the reliability figure
+        s = await ref.store.season(season)
+        assert s is not None
+        who = p.sides["soviet"]
+        text = (await ref.leagues.player(MOD, s.league, who))[0].text
+        assert "reliability" in text and "Forfeited 1 game" in text, text
+        assert "Needed a moderator 1 time" in text
         # a correction: the organiser decides a draw instead; the standings follow
         await ref.leagues.decide(MOD, season, p.key, "draw", "appeal upheld")
         s = await ref.store.season(season)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from bot.league.glicko2 import PROVISIONAL_RD
 from bot.league.pairing import BYE, Pairing, round_robin, swiss_round, two_game_sets
 from bot.league.ratings import Ratings, recompute
+from bot.league.reliability import PlayerStats, reliability
 from bot.league.results import GameResult, bye
 from bot.league.scoring import StandingRow, standings
 from bot.service.game import AI_PREFIX
@@ -307,6 +308,13 @@ class LeagueDesk:
         await self.store.set_pairing(season.id, p.key, game=g.id, result=None)
         return g.id, await ref._maybe_start(g, organiser)
 
+    async def rated(self, game_id: str) -> bool:
+        """Whether a game is a rated league game (its seed is then nobody's to see before
+        the end, issue #20)."""
+        p = await self.store.pairing_of_game(game_id)
+        season = None if p is None else await self.store.season(p.season)
+        return season is not None and bool(season.settings.get("rated", True))
+
     # --- results ---------------------------------------------------------------------
     async def game_over(self, g: LiveGame, how: str) -> list[Reply]:
         """A league game ended (the engine, a resignation, a moderator's end): record
@@ -537,12 +545,48 @@ class LeagueDesk:
         games = [x for x in results if user in x.players]
         won = sum(1 for x in games if x.score.get(user) == 1.0)
         name = (await self._names(league)).get(user, user)
+        trust = reliability(await self._stats(league, user, games))
         lines = [
             f"{name} in {league.name}: rating {r.mu:.0f} ± {2 * r.rd:.0f}"
-            + (" (provisional)" if r.rd > 110 else ""),
+            + (" (provisional)" if r.rd >= PROVISIONAL_RD else ""),
             f"games {len(games)}, won {won}",
+            f"reliability {trust.score}/100 ({trust.label})"
+            + (": " + " ".join(trust.reasons) if trust.reasons else ""),
         ]
         return [Reply("caller", "\n".join(lines), kind="result")]
+
+    async def _stats(
+        self, league: LeagueRow, user: str, results: Sequence[GameResult]
+    ) -> PlayerStats:
+        """What the reliability figure reads (bot/league/reliability.py), from the stored
+        logs: deadlines the player's side missed (inputs the deadline policy gave for it),
+        organisers' decisions on its games, and the median time from the previous entry
+        of a game's log to the player's own input."""
+        forfeits = sum(1 for x in results if x.how == "forfeit" and x.score.get(user) == 0.0)
+        timeouts = interventions = 0
+        waits: list[float] = []
+        for s in await self.store.seasons(league.id):
+            decided = {
+                body.get("pairing")
+                for _, _, k, body in await self.store.league_audit(s.id)
+                if k == "decision"
+            }
+            for p in await self.store.pairings(s.id):
+                if user not in p.sides.values() or p.game is None:
+                    continue
+                side = next(k for k, v in p.sides.items() if v == user)
+                interventions += p.key in decided
+                last = None
+                for rec in await self.store.log(p.game):
+                    if rec.kind == "input" and rec.body.get("side") == side:
+                        if rec.actor == "deadline":
+                            timeouts += 1
+                        elif rec.actor == user and last is not None:
+                            waits.append((rec.ts - last) / 3600)
+                    last = rec.ts
+        waits.sort()
+        median = waits[len(waits) // 2] if waits else None
+        return PlayerStats(user, len(results), forfeits, timeouts, interventions, median)
 
     async def export(self, caller: Caller, season_id: str, fmt: str = "csv") -> str:
         _, season = await self._season(caller, season_id)

@@ -718,6 +718,11 @@ class Referee:
         moderator who plays no side (who may export the game and its seed anyway)."""
         g = await self.reach(caller, game_id)
         over = g.status == "over" or g.state.over
+        if not over and await self.leagues.rated(g.id):
+            raise Refusal(
+                f"game {g.id} is a rated league game: its dice seed stays secret from "
+                "everyone, moderators too, until it ends; check it then"
+            )
         if not over and not self._may_moderate(g, caller):
             raise Refusal(
                 f"game {g.id} is not over: its dice seed is revealed, and can be checked, "
@@ -729,6 +734,11 @@ class Referee:
         """A game record `kessel run` replays exactly. It holds every hidden move and
         sealed input, so only moderators get it while the game runs."""
         g = await self.reach(caller, game_id)
+        if g.status != "over" and await self.leagues.rated(g.id):
+            raise Refusal(
+                f"game {g.id} is a rated league game: its record (with its secret dice seed) "
+                "is exported when it ends, to everyone"
+            )
         if g.status != "over" and not self._may_moderate(g, caller):
             raise Refusal(
                 "the full record holds hidden information: a moderator who plays no side "
