@@ -208,3 +208,41 @@ def test_issue_20_kessel_league_runs_a_season_from_the_command_line(
     assert main(["league", "bogus", "--db", db]) == 2
     assert "is not a league command" in capsys.readouterr().err
     assert main(["league", "join", season, "--db", db]) == 2  # closed
+
+
+async def test_issue_20_missed_deadlines_forfeit_a_league_game(tmp_path: Path) -> None:
+    """A season with deadlines and `forfeit 2`: the first missed deadline plays the absent
+    side's default input, the second forfeits its game; the result is audited as the
+    deadline's and the standings count it."""
+    clock = [1_000_000.0]
+    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=lambda: clock[0])
+    try:
+        with pytest.raises(Refusal, match="needs deadlines"):
+            await _season(ref, 2, forfeit_after=2)
+    finally:
+        await ref.close()
+    ref = await Referee.open(tmp_path / "k2.db", opponents=None, clock=lambda: clock[0])
+    try:
+        season = await _season(ref, 2, deadline_hours=24, forfeit_after=2)
+        await ref.leagues.start(MOD, season)
+        (p,) = await ref.store.pairings(season)
+        g = await ref.game(str(p.game))
+        assert g.settings["deadline_hours"] == 24 and g.settings["policy"] == "default"
+        awaited = g.awaited()
+        clock[0] += 25 * 3600
+        first = await ref.tick()
+        assert any("Deadline passed" in r.text for r in first), [r.text for r in first]
+        assert g.status == "active"
+        while g.status == "active" and clock[0] < 1_000_000 + 40 * 24 * 3600:
+            clock[0] += 25 * 3600
+            await ref.tick()
+        assert g.status == "over"
+        (p,) = await ref.store.pairings(season)
+        assert p.result is not None and p.result["how"] == "forfeit"
+        loser = [u for u, sc in p.result["score"].items() if sc == 0.0]
+        assert len(loser) == 1
+        audit = await ref.store.league_audit(season)
+        assert ("deadline", "decision") == (audit[-1][1], audit[-1][2])
+        assert awaited  # somebody was awaited when the first deadline passed
+    finally:
+        await ref.close()

@@ -14,7 +14,8 @@ USAGE = """League commands:
   league list                                  the leagues of this server and their seasons
   league new NAME                              create a league (moderators)
   league season LEAGUE NAME [FORMAT] [SCENARIO] [rounds N] [unrated] [deadline HOURS]
-                                               open a season; FORMAT: {formats}
+               [forfeit N]                     open a season; FORMAT: {formats}; a side
+                                               forfeits after N deadlines missed in a game
   league join SEASON [PLAYER]                  sign up (before the season starts); organisers
                                                may sign up others: a name, or ai:NAME for
                                                the built-in opponent
@@ -85,6 +86,7 @@ async def _season(desk: LeagueDesk, caller: Caller, args: list[str]) -> list[Rep
     league, rest = args[0], args[1:]
     name: list[str] = []
     fmt, scenario, rounds, rated, hours = "round-robin", "demo-steblev", None, True, None
+    forfeit = 0
     i = 0
     while i < len(rest):
         w = rest[i]
@@ -96,6 +98,9 @@ async def _season(desk: LeagueDesk, caller: Caller, args: list[str]) -> list[Rep
             i += 1
         elif low == "deadline" and i + 1 < len(rest):
             hours = float(_whole(rest[i + 1], "the deadline in hours", 1, 24 * 30))
+            i += 1
+        elif low == "forfeit" and i + 1 < len(rest):
+            forfeit = _whole(rest[i + 1], "the deadlines missed before a forfeit", 1, 20)
             i += 1
         elif low == "unrated":
             rated = False
@@ -113,6 +118,7 @@ async def _season(desk: LeagueDesk, caller: Caller, args: list[str]) -> list[Rep
         rounds=rounds,
         rated=rated,
         deadline_hours=hours,
+        forfeit_after=forfeit,
     )
 
 

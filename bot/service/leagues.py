@@ -136,6 +136,7 @@ class LeagueDesk:
         rounds: int | None = None,
         rated: bool = True,
         deadline_hours: float | None = None,
+        forfeit_after: int = 0,
     ) -> list[Reply]:
         league = await self._league(caller, league_id)
         self._organiser(league, caller)
@@ -152,6 +153,10 @@ class LeagueDesk:
             settings["rounds"] = rounds
         if deadline_hours:
             settings["deadline_hours"] = deadline_hours
+        if forfeit_after:
+            if not deadline_hours:
+                raise Refusal("a forfeit after missed deadlines needs deadlines (deadline HOURS)")
+            settings["forfeit_after"] = forfeit_after
         row = SeasonRow(
             await self._new_id("s"), league.id, " ".join(name.split())[:80] or "Season",
             format, "signup", caller.channel, settings, self.ref.clock(),
@@ -296,6 +301,9 @@ class LeagueDesk:
         settings: dict[str, Any] = {}
         if season.settings.get("deadline_hours"):
             settings["deadline_hours"] = season.settings["deadline_hours"]
+            # a missed deadline plays the absent side's default input (docs/deadlines.md);
+            # `forfeit_after` of them forfeit the game
+            settings["policy"] = "default"
         # the seed: 63 secure random bits, never a moderator's (seed=None, engine/dice.py)
         row = await ref._new_row(
             organiser, p.scenario, f"{season.name} {p.key}", None, settings, None
@@ -314,6 +322,38 @@ class LeagueDesk:
         p = await self.store.pairing_of_game(game_id)
         season = None if p is None else await self.store.season(p.season)
         return season is not None and bool(season.settings.get("rated", True))
+
+    async def forfeit_due(self, g: LiveGame, late: Sequence[str]) -> str | None:
+        """The side of a league game that forfeits as this deadline passes: the season's
+        `forfeit_after` deadlines missed in the game (this one included); None if none."""
+        p = await self.store.pairing_of_game(g.id)
+        season = None if p is None else await self.store.season(p.season)
+        limit = 0 if season is None else int(season.settings.get("forfeit_after", 0))
+        if not limit:
+            return None
+        log = await self.store.log(g.id)
+        for side in late:
+            missed = {r.ts for r in log if r.actor == "deadline" and r.body.get("side") == side}
+            if len(missed) + 1 >= limit:
+                return side
+        return None
+
+    async def record_forfeit(self, g: LiveGame, side: str) -> list[Reply]:
+        """A deadline forfeit's result (audited as the deadline's), then the round."""
+        p = await self.store.pairing_of_game(g.id)
+        season = None if p is None else await self.store.season(p.season)
+        league = None if season is None else await self.store.league(season.league)
+        if p is None or season is None or league is None:
+            return []
+        winner = next(s for s in p.sides if s != side)
+        r = self._result(league, season, p, g, winner, "forfeit")
+        said = {"pairing": p.key, "outcome": f"forfeit {side}", "reason": "deadlines missed"}
+        audit = (season.id, self.ref.clock(), "deadline", "decision", said)
+        await self.store.set_pairing(
+            season.id, p.key, game=g.id, result=_result_json(r), audit=audit
+        )
+        text = f"Season {season.id}, {p.key}: {side} forfeits game {g.id} (deadlines missed)."
+        return [_announce(text, season.channel), *await self._round_complete(league, season)]
 
     # --- results ---------------------------------------------------------------------
     async def game_over(self, g: LiveGame, how: str) -> list[Reply]:

@@ -1330,6 +1330,13 @@ class Referee:
     async def _expire(self, g: LiveGame) -> list[Reply]:
         policy = g.settings.get("policy", "pause")
         late = [s for s in g.awaited() if s not in g.ai_sides()]
+        gone = await self.leagues.forfeit_due(g, late)  # a league's deadline forfeit
+        if gone is not None:
+            winner = g.setup.enemy_of(gone)
+            why = f"{gone} forfeits: too many deadlines missed"
+            actor = Caller("deadline", "deadline")
+            out = await self._mod_end(g, actor, [winner, *why.split()], None, league=False)
+            return out + await self.leagues.record_forfeit(g, gone)
         if policy == "pause":
             await self._set_status(g, Caller("deadline"), "paused", "deadline passed")
             return [

@@ -86,6 +86,7 @@ class LeagueGroup(app_commands.Group):
         rounds="rounds of a Swiss",
         rated="rated games (Glicko-2)",
         deadline_hours="hours for each step of play (none: no deadlines)",
+        forfeit_after="deadlines missed in one game before its side forfeits (0: never)",
     )
     @app_commands.choices(format=FORMAT_CHOICES)
     @app_commands.autocomplete(league=_leagues)
@@ -100,13 +101,14 @@ class LeagueGroup(app_commands.Group):
         rounds: app_commands.Range[int, 1, 20] | None = None,
         rated: bool = True,
         deadline_hours: app_commands.Range[int, 1, 720] | None = None,
+        forfeit_after: app_commands.Range[int, 0, 20] = 0,
     ) -> None:
         hours = float(deadline_hours) if deadline_hours else None
         await _run(
             interaction,
             lambda d, c: d.create_season(
                 c, league, name, format=format, scenario=scenario, rounds=rounds, rated=rated,
-                deadline_hours=hours,
+                deadline_hours=hours, forfeit_after=forfeit_after,
             ),
         )  # fmt: skip
 
