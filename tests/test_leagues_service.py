@@ -242,7 +242,7 @@ async def test_issue_20_missed_deadlines_forfeit_a_league_game(tmp_path: Path) -
         loser = [u for u, sc in p.result["score"].items() if sc == 0.0]
         assert len(loser) == 1
         audit = await ref.store.league_audit(season)
-        assert ("deadline", "decision") == (audit[-1][1], audit[-1][2])
+        assert (audit[-1][1], audit[-1][2]) == ("deadline", "decision")
         assert awaited  # somebody was awaited when the first deadline passed
     finally:
         await ref.close()

@@ -409,8 +409,15 @@ ROWS += [
         {"name": "Cup"},
     ),
     *[
-        Row(f"league {verb}", "a season of no server", "noseason", "noseason", "noseason",
-            "noseason", {"season": "snone", **extra})  # fmt: skip
+        Row(
+            f"league {verb}",
+            "a season of no server",
+            "noseason",
+            "noseason",
+            "noseason",
+            "noseason",
+            {"season": "snone", **extra},
+        )
         for verb, extra in (
             ("standings", {}),
             ("pairings", {}),
@@ -421,10 +428,24 @@ ROWS += [
             ("decide", {"game": "r1.1", "outcome": "draw", "reason": "x"}),
         )
     ],
-    Row("league season", "a league of no server", "noleague", "noleague", "noleague",
-        "noleague", {"league": "lnone", "name": "Winter"}),  # fmt: skip
-    Row("league player", "a league of no server", "noleague", "noleague", "noleague",
-        "noleague", {"league": "lnone"}),  # fmt: skip
+    Row(
+        "league season",
+        "a league of no server",
+        "noleague",
+        "noleague",
+        "noleague",
+        "noleague",
+        {"league": "lnone", "name": "Winter"},
+    ),
+    Row(
+        "league player",
+        "a league of no server",
+        "noleague",
+        "noleague",
+        "noleague",
+        "noleague",
+        {"league": "lnone"},
+    ),
     Row(
         "game verify",
         "before the end: the seed is secret",
