@@ -246,3 +246,43 @@ async def test_issue_20_missed_deadlines_forfeit_a_league_game(tmp_path: Path) -
         assert awaited  # somebody was awaited when the first deadline passed
     finally:
         await ref.close()
+
+
+async def test_issue_20_a_ladder_moves_with_challenges(tmp_path: Path) -> None:
+    """The ladder format: players challenge up to 3 places up; a winner from below takes
+    the loser's place; a newcomer joins at the bottom of the running ladder; the
+    organiser closes it."""
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        season = await _season(ref, 5, "ladder")
+        out = await ref.leagues.start(MOD, season)
+        assert "a ladder" in out[0].text and "challenge up to 3 places up" in out[0].text
+        s = await ref.store.season(season)
+        assert s is not None
+        ladder = list(s.settings["ladder"])
+        assert ladder == [p.id for p in PLAYERS[:5]]  # no ratings yet: sign-up order
+        last = PLAYERS[4]
+        with pytest.raises(Refusal, match="up to 3 places above you"):
+            await ref.leagues.challenge(last, season, PLAYERS[0].id)
+        out = await ref.leagues.challenge(last, season, "P2")  # by name
+        assert "challenges P2" in out[0].text
+        with pytest.raises(Refusal, match="one ladder game at a time"):
+            await ref.leagues.challenge(last, season, "P3")
+        (p,) = await ref.store.pairings(season)
+        # the challenger wins: P2 resigns
+        await ref.resign(Caller(PLAYERS[1].id, "P2", guild="g", channel="league-room"), str(p.game))
+        s = await ref.store.season(season)
+        assert s is not None
+        assert s.settings["ladder"] == [PLAYERS[0].id, last.id, PLAYERS[1].id, PLAYERS[2].id,
+                                        PLAYERS[3].id]  # fmt: skip
+        await ref.leagues.join(PLAYERS[5], season)  # a newcomer while it runs
+        s = await ref.store.season(season)
+        assert s is not None and s.settings["ladder"][-1] == PLAYERS[5].id
+        text = (await ref.leagues.standings(PLAYERS[0], season))[0].text
+        assert text.splitlines()[2] == "  2. P5"
+        out = await ref.leagues.close(MOD, season)
+        assert "closed by Org" in out[0].text
+        s = await ref.store.season(season)
+        assert s is not None and s.status == "over"
+    finally:
+        await ref.close()

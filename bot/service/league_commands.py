@@ -21,6 +21,8 @@ USAGE = """League commands:
                                                the built-in opponent
   league leave SEASON                          withdraw (before the season starts)
   league start SEASON                          pair the first round and create its games
+  league challenge SEASON PLAYER               a ladder game with a player up to 3 places up
+  league close SEASON                          end a season (organisers; a ladder has no end)
   league pairings SEASON                       every pairing, its game and result
   league standings SEASON                      the table, with tie-breaks
   league player LEAGUE [USER]                  a player's rating and record
@@ -49,13 +51,17 @@ async def run(desk: LeagueDesk, caller: Caller, words: Sequence[str]) -> list[Re
     if verb == "join":
         _need(args, 1, "league join SEASON [PLAYER (organisers: e.g. ai:Manstein)]", most=2)
         return await desk.join(caller, args[0], args[1] if len(args) > 1 else None)
-    if verb in ("leave", "start", "pairings", "standings"):
+    if verb == "challenge":
+        _need(args, 2, "league challenge SEASON PLAYER", most=2)
+        return await desk.challenge(caller, args[0], args[1])
+    if verb in ("leave", "start", "pairings", "standings", "close"):
         _need(args, 1, f"league {verb} SEASON", most=1)
         call = {
             "leave": desk.leave,
             "start": desk.start,
             "pairings": desk.pairings,
             "standings": desk.standings,
+            "close": desk.close,
         }[verb]
         return await call(caller, args[0])
     if verb == "player":

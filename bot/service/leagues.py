@@ -22,6 +22,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.league.glicko2 import PROVISIONAL_RD
+from bot.league.ladder import REACH, can_challenge, challengeable, ladder_after_result
+from bot.league.ladder import challenge as ladder_challenge
+from bot.league.ladder import join as ladder_join
 from bot.league.pairing import BYE, Pairing, round_robin, swiss_round, two_game_sets
 from bot.league.ratings import Ratings, recompute
 from bot.league.reliability import PlayerStats, reliability
@@ -37,12 +40,13 @@ if TYPE_CHECKING:
     from bot.service.game import LiveGame
     from bot.service.referee import Referee
 
-FORMATS = ("round-robin", "double-round-robin", "two-game-sets", "swiss")
+FORMATS = ("round-robin", "double-round-robin", "two-game-sets", "swiss", "ladder")
 SCORING_FORMAT = {  # the tie-break order each format uses (bot/league/scoring.py)
     "round-robin": "round-robin",
     "double-round-robin": "round-robin",
     "two-game-sets": "round-robin",
     "swiss": "swiss",
+    "ladder": "round-robin",  # its table is the ladder; points are shown beside it
 }
 MIN_PLAYERS = 2
 
@@ -174,7 +178,8 @@ class LeagueDesk:
         """Sign up; an organiser may sign up someone else by name (a play-by-mail player,
         or the built-in opponent as `ai:NAME`, who then plays its games itself)."""
         league, season = await self._season(caller, season_id)
-        if season.status != "signup":
+        ladder = season.format == "ladder" and season.status == "running"
+        if season.status != "signup" and not ladder:
             raise Refusal(f"season {season.id} has started: sign-up is closed")
         user, display = caller.id, caller.display
         if player is not None:
@@ -189,6 +194,11 @@ class LeagueDesk:
         if any(e.user_id == user for e in await self.store.entrants(season.id)):
             raise Refusal(f"{display} is already signed up for season {season.id}")
         await self.store.enter(EntrantRow(season.id, user, display, self.ref.clock()))
+        if ladder:  # a newcomer starts at the bottom of a running ladder
+            rungs = ladder_join(list(season.settings.get("ladder") or []), user)
+            await self.store.set_season(
+                season.id, status="running", settings=season.settings | {"ladder": rungs}
+            )
         return [Reply("caller", f"{display} signed up for season {season.id}.", kind="result")]
 
     async def leave(self, caller: Caller, season_id: str) -> list[Reply]:
@@ -208,7 +218,83 @@ class LeagueDesk:
         players = [e.user_id for e in await self.store.entrants(season.id)]
         if len(players) < MIN_PLAYERS:
             raise Refusal(f"a season needs at least {MIN_PLAYERS} players signed up")
+        if season.format == "ladder":
+            return await self._start_ladder(league, season, caller, players)
         return await self._pair_next(league, season, caller, players)
+
+    # --- ladders ---------------------------------------------------------------------
+    async def _start_ladder(
+        self, league: LeagueRow, season: SeasonRow, caller: Caller, players: Sequence[str]
+    ) -> list[Reply]:
+        """The ladder's first order: by the league's ratings, then sign-up order."""
+        ratings = self._ratings_of(league, await self._league_results(league))
+        order = sorted(players, key=lambda p: (-ratings.get(p, 1500.0), players.index(p)))
+        settings = season.settings | {"ladder": order, "round": 0}
+        await self.store.set_season(season.id, status="running", settings=settings)
+        audit = (season.id, self.ref.clock(), caller.id, "ladder", {"ladder": order})
+        await self.store.add_pairings([], audit=audit)
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        lines = [f"Season {season.id} (a ladder) starts; challenge up to {REACH} places up:"]
+        lines += [f"  {i}. {names.get(p, p)}" for i, p in enumerate(order, start=1)]
+        return [_announce("\n".join(lines), season.channel)]
+
+    async def challenge(self, caller: Caller, season_id: str, target: str) -> list[Reply]:
+        """A ladder challenge: a game with a player up to REACH places above; the
+        challenger plays the side it has played less on this ladder (the first side on
+        a tie), so sides even out."""
+        league, season = await self._season(caller, season_id)
+        if season.format != "ladder" or season.status != "running":
+            raise Refusal(f"season {season.id} is not a running ladder")
+        ladder = list(season.settings.get("ladder") or [])
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        who = next((u for u, n in names.items() if target in (u, n)), target)
+        if caller.id not in ladder:
+            raise Refusal(f"you are not on the ladder of season {season.id}: `league join` first")
+        if not can_challenge(ladder, caller.id, who):
+            up = ", ".join(names.get(p, p) for p in challengeable(ladder, caller.id)) or "nobody"
+            raise Refusal(f"you may challenge players up to {REACH} places above you: {up}")
+        pairs = await self.store.pairings(season.id)
+        busy = {u for p in pairs if p.result is None for u in p.sides.values()}
+        if caller.id in busy or who in busy:
+            raise Refusal("one ladder game at a time each: a game of yours or theirs is running")
+        sides = await self._sides(season)
+        played = [p.sides for p in pairs if caller.id in p.sides.values()]
+        counts = {s: sum(1 for x in played if x.get(s) == caller.id) for s in sides}
+        mine = min(sides, key=lambda s: (counts[s], sides.index(s)))
+        n = len(pairs) + 1
+        pairing = ladder_challenge(
+            ladder, caller.id, who, sides=sides, challenger_side=mine, round=n, game_key=f"c{n}"
+        )
+        row = PairingRow(
+            season.id, pairing.game_key, n, dict(pairing.sides), str(season.settings["scenario"]),
+            None, None,
+        )  # fmt: skip
+        audit = (
+            season.id,
+            self.ref.clock(),
+            caller.id,
+            "challenge",
+            {"target": who, "key": row.key},
+        )
+        await self.store.add_pairings([row], audit=audit)
+        gid, replies = await self._create_game(league, season, row, caller, names)
+        me, them = names.get(caller.id, caller.id), names.get(who, who)
+        text = f"Season {season.id}: {me} ({mine}) challenges {them} — game {gid}."
+        return [_announce(text, season.channel), *replies]
+
+    async def close(self, caller: Caller, season_id: str) -> list[Reply]:
+        """An organiser ends a season (a ladder has no last round); games still running
+        go on but no longer count."""
+        league, season = await self._season(caller, season_id)
+        self._organiser(league, caller)
+        if season.status == "over":
+            raise Refusal(f"season {season.id} is already over")
+        await self.store.set_season(season.id, status="over", settings=season.settings)
+        over = SeasonRow(**{**season.__dict__, "status": "over"})
+        final = await self.standings_text(over)
+        return [
+            _announce(f"Season {season.id} is closed by {caller.display}.\n{final}", season.channel)
+        ]
 
     # --- rounds ----------------------------------------------------------------------
     async def _sides(self, season: SeasonRow) -> tuple[str, str]:
@@ -409,6 +495,8 @@ class LeagueDesk:
         )
 
     async def _round_complete(self, league: LeagueRow, season: SeasonRow) -> list[Reply]:
+        if season.format == "ladder":
+            return await self._ladder_moves(season)
         rnd = int(season.settings.get("round", 0))
         pairs = await self.store.pairings(season.id)
         if any(p.round == rnd and p.result is None for p in pairs):
@@ -421,6 +509,27 @@ class LeagueDesk:
             await self.store.set_season(season.id, status="running", settings=settings)
             return await self._open_round(league, running, caller, rnd + 1)
         return await self._pair_next(league, season, caller, players)
+
+    async def _ladder_moves(self, season: SeasonRow) -> list[Reply]:
+        """The ladder as its results leave it, replayed from its first order (so a
+        correction re-orders it the same way)."""
+        fresh = await self.store.season(season.id)
+        assert fresh is not None
+        audit = await self.store.league_audit(season.id)
+        first: list[str] = next((list(b["ladder"]) for _, _, k, b in audit if k == "ladder"), [])
+        joined = [e.user_id for e in await self.store.entrants(season.id)]
+        ladder = list(first) + [u for u in joined if u not in first]
+        for r in sorted(await self._results(fresh), key=lambda x: (x.finished, x.game)):
+            ladder = ladder_after_result(ladder, r)
+        if ladder == list(fresh.settings.get("ladder") or []):
+            return []
+        await self.store.set_season(
+            fresh.id, status=fresh.status, settings=fresh.settings | {"ladder": ladder}
+        )
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        lines = [f"Season {season.id}, the ladder now:"]
+        lines += [f"  {i}. {names.get(p, p)}" for i, p in enumerate(ladder, start=1)]
+        return [_announce("\n".join(lines), season.channel)]
 
     async def decide(
         self, caller: Caller, season_id: str, key: str, outcome: str, reason: str
@@ -500,6 +609,11 @@ class LeagueDesk:
     async def standings_text(self, season: SeasonRow) -> str:
         names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
         rows = await self.table(season)
+        if season.format == "ladder":
+            rungs = season.settings.get("ladder") or []
+            ladder = [f"Ladder of season {season.id}:"]
+            ladder += [f"  {i}. {names.get(p, p)}" for i, p in enumerate(rungs, start=1)]
+            return "\n".join(ladder)
         rnd = season.settings.get("round", 0)
         head = f"Standings of season {season.id} ({season.format}, round {rnd}):"
         lines = [head, "  #  player               pts  P  W  D  L   SB   Buch  margin"]

@@ -424,10 +424,20 @@ ROWS += [
             ("join", {}),
             ("leave", {}),
             ("start", {}),
+            ("close", {}),
             ("export", {}),
             ("decide", {"game": "r1.1", "outcome": "draw", "reason": "x"}),
         )
     ],
+    Row(
+        "league challenge",
+        "a season of no server",
+        "noseason",
+        "noseason",
+        "noseason",
+        "noseason",
+        {"season": "snone", "player": "Bob"},
+    ),
     Row(
         "league season",
         "a league of no server",

@@ -1,4 +1,5 @@
-"""`/league list|new|season|join|leave|start|pairings|standings|player|decide|export`
+"""`/league list|new|season|join|leave|start|challenge|close|pairings|standings|player|decide|
+export`
 (issue #20): the service's league commands (bot/service/leagues.py) as slash commands.
 Leagues belong to their server; organisers are the server's moderators and the league's
 creator. Standings and ratings are recomputed from the results on every look."""
@@ -132,6 +133,24 @@ class LeagueGroup(app_commands.Group):
     @described()
     async def start(self, interaction: Interaction, season: str) -> None:
         await _run(interaction, lambda d, c: d.start(c, season))
+
+    @app_commands.command(name="challenge", description="Challenge a player up the ladder")
+    @app_commands.describe(
+        season="the ladder season",
+        player="whom: a name as signed up, or an @mention (up to 3 places above you)",
+    )
+    @app_commands.autocomplete(season=_seasons)
+    @described()
+    async def challenge(self, interaction: Interaction, season: str, player: str) -> None:
+        who = player.strip().removeprefix("<@").removeprefix("!").removesuffix(">")
+        await _run(interaction, lambda d, c: d.challenge(c, season, who))
+
+    @app_commands.command(name="close", description="End a season (organisers)")
+    @app_commands.describe(season="the season")
+    @app_commands.autocomplete(season=_seasons)
+    @described()
+    async def close(self, interaction: Interaction, season: str) -> None:
+        await _run(interaction, lambda d, c: d.close(c, season))
 
     @app_commands.command(name="pairings", description="Every pairing, its game and result")
     @app_commands.describe(season="the season")
