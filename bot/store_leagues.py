@@ -187,6 +187,17 @@ class LeagueTables:
             steps.append(_audit_step(*audit))
         await self._write(steps)
 
+    async def set_pairing_sides(self, season_id: str, key: str, sides: dict[str, str]) -> None:
+        """The sides of a pairing settled by bids (before its game exists)."""
+        await self._write(
+            [
+                (
+                    "UPDATE pairings SET sides = ? WHERE season = ? AND key = ? AND game IS NULL",
+                    (json.dumps(sides), season_id, key),
+                )
+            ]
+        )
+
     async def league_audit(self, season_id: str) -> list[tuple[float, str, str, dict[str, Any]]]:
         rows = await self._all(
             "SELECT ts, actor, kind, body FROM league_audit WHERE season = ? ORDER BY rowid",

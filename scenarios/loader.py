@@ -177,6 +177,16 @@ def load_scenario_data(data: Any, name: str = "<scenario>", base_dir: Path | Non
     return _build(data, name, base_dir)
 
 
+def scenario_data(ref: str | os.PathLike[str]) -> dict[str, Any]:
+    """A scenario's parsed YAML (a shipped id or a file), to be changed and loaded with
+    `load_scenario_data` (a league's handicap, a campaign's carried units)."""
+    path = _scenario_path(ref)
+    data = read_yaml_file(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(str(path), "(top level)", "must be a mapping")
+    return data
+
+
 def list_scenarios() -> list[ScenarioInfo]:
     """The shipped scenarios of every rule system (`scenarios/<system>/**/*.yaml`), sorted
     by id."""
@@ -466,6 +476,9 @@ def _victory_rules(
                 f"the map names no river {r.river!r} (it has: {names})",
             )
         rivers.append({"river": r.river, "vp": r.vp, "side": r.side})
+    for side in v.handicap:
+        if side not in sides:
+            raise ctx.err(f"victory.handicap.{side}", f"unknown side {side!r} (sides: {known})")
     return {
         "cel_vp": v.cel_vp,
         "unit_vp": v.unit_vp,
@@ -474,6 +487,7 @@ def _victory_rules(
         "link": link,
         "levels": levels,
         "otherwise": v.otherwise,
+        **({"handicap": dict(v.handicap)} if v.handicap else {}),
     }
 
 

@@ -328,6 +328,9 @@ class VictoryIn(Open):
     link: VictoryLinkIn | None = None
     conditions: Annotated[list[VictoryLevelIn], BeforeValidator(_none_to_empty_list)] = []
     otherwise: Text = ""  # "draw", "more VPs", or a result
+    # a league's VP bid (issue #20, K134): VPs taken off a side's total for every victory
+    # test -- the side that bid them for its preferred side pays them
+    handicap: dict[Text, Annotated[int, Field(ge=0, le=1000)]] = {}
 
 
 class BarrageIn(Strict):

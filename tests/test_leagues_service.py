@@ -286,3 +286,42 @@ async def test_issue_20_a_ladder_moves_with_challenges(tmp_path: Path) -> None:
         assert s is not None and s.status == "over"
     finally:
         await ref.close()
+
+
+async def test_issue_20_k134_sides_by_sealed_vp_bids(tmp_path: Path) -> None:
+    """A bids season: no game until both players bid; a bid is sealed (the other player
+    learns nothing); when both want the same side the higher bid takes it and its VPs are
+    taken off that side's total for every victory test (K134)."""
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        season = await _season(ref, 2, bids=True)
+        out = await ref.leagues.start(MOD, season)
+        assert "sides by sealed bids" in out[0].text
+        (p,) = await ref.store.pairings(season)
+        assert p.game is None
+        a, b = PLAYERS[0], PLAYERS[1]
+        out = await ref.leagues.bid(a, season, p.key, "german", "3")
+        assert out[0].to == "caller" and "sealed" in out[0].text
+        with pytest.raises(Refusal, match="one of the sides"):
+            await ref.leagues.bid(b, season, p.key, "finnish", "1")
+        out = await ref.leagues.bid(b, season, p.key, "german", "5")
+        said = out[0].text
+        assert "P2: german 5 VP" in said and "P1: german 3 VP" in said
+        (p,) = await ref.store.pairings(season)
+        assert p.sides == {"german": b.id, "soviet": a.id} and p.game is not None
+        g = await ref.game(p.game)
+        assert g.setup.victory_rules["handicap"] == {"german": 5}
+        standing = g.system.victory_standing(g.state)
+        plain = (await ref.game(p.game)).setup  # the same scenario without a handicap:
+        from engine.wb95.victory import victory_standing
+        from scenarios import load_scenario
+
+        base = victory_standing(
+            type(g.state)(**{**g.state.__dict__, "setup": load_scenario("demo-steblev")})
+        )
+        assert standing["vp"]["german"] == base["vp"]["german"] - 5
+        assert plain.victory_rules["handicap"] == {"german": 5}
+        with pytest.raises(Refusal, match="are settled"):
+            await ref.leagues.bid(a, season, p.key, "soviet", "0")
+    finally:
+        await ref.close()

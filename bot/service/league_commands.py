@@ -14,8 +14,11 @@ USAGE = """League commands:
   league list                                  the leagues of this server and their seasons
   league new NAME                              create a league (moderators)
   league season LEAGUE NAME [FORMAT] [SCENARIO] [rounds N] [unrated] [deadline HOURS]
-               [forfeit N]                     open a season; FORMAT: {formats}; a side
-                                               forfeits after N deadlines missed in a game
+               [forfeit N] [bids]              open a season; FORMAT: {formats}; a side
+                                               forfeits after N deadlines missed in a game;
+                                               bids: sides settled by sealed VP bids
+  league bid SEASON PAIRING SIDE VP            a sealed bid: the side you want, the VPs you
+                                               would give your opponent for it
   league join SEASON [PLAYER]                  sign up (before the season starts); organisers
                                                may sign up others: a name, or ai:NAME for
                                                the built-in opponent
@@ -51,6 +54,9 @@ async def run(desk: LeagueDesk, caller: Caller, words: Sequence[str]) -> list[Re
     if verb == "join":
         _need(args, 1, "league join SEASON [PLAYER (organisers: e.g. ai:Manstein)]", most=2)
         return await desk.join(caller, args[0], args[1] if len(args) > 1 else None)
+    if verb == "bid":
+        _need(args, 4, "league bid SEASON PAIRING SIDE VP", most=4)
+        return await desk.bid(caller, args[0], args[1], args[2], args[3])
     if verb == "challenge":
         _need(args, 2, "league challenge SEASON PLAYER", most=2)
         return await desk.challenge(caller, args[0], args[1])
@@ -93,6 +99,7 @@ async def _season(desk: LeagueDesk, caller: Caller, args: list[str]) -> list[Rep
     name: list[str] = []
     fmt, scenario, rounds, rated, hours = "round-robin", "demo-steblev", None, True, None
     forfeit = 0
+    bids = False
     i = 0
     while i < len(rest):
         w = rest[i]
@@ -110,6 +117,8 @@ async def _season(desk: LeagueDesk, caller: Caller, args: list[str]) -> list[Rep
             i += 1
         elif low == "unrated":
             rated = False
+        elif low == "bids":
+            bids = True
         elif low in _scenario_ids() and name:  # the name's first word may be anything
             scenario = low
         else:
@@ -125,6 +134,7 @@ async def _season(desk: LeagueDesk, caller: Caller, args: list[str]) -> list[Rep
         rated=rated,
         deadline_hours=hours,
         forfeit_after=forfeit,
+        bids=bids,
     )
 
 

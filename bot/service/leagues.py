@@ -15,12 +15,14 @@ from __future__ import annotations
 import asyncio
 import csv
 import dataclasses
+import hashlib
 import io
 import json
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.league.bids import Bid, resolve_bids
 from bot.league.glicko2 import PROVISIONAL_RD
 from bot.league.ladder import REACH, can_challenge, challengeable, ladder_after_result
 from bot.league.ladder import challenge as ladder_challenge
@@ -35,6 +37,7 @@ from bot.service.model import Caller, Refusal, Reply
 from bot.store_leagues import EntrantRow, LeagueRow, PairingRow, SeasonRow
 from engine import numbers
 from scenarios import list_scenarios
+from scenarios.loader import scenario_data
 
 if TYPE_CHECKING:
     from bot.service.game import LiveGame
@@ -141,6 +144,7 @@ class LeagueDesk:
         rated: bool = True,
         deadline_hours: float | None = None,
         forfeit_after: int = 0,
+        bids: bool = False,
     ) -> list[Reply]:
         league = await self._league(caller, league_id)
         self._organiser(league, caller)
@@ -157,6 +161,10 @@ class LeagueDesk:
             settings["rounds"] = rounds
         if deadline_hours:
             settings["deadline_hours"] = deadline_hours
+        if bids:
+            if format == "two-game-sets":
+                raise Refusal("a two-game set plays each side once: no sides to bid for")
+            settings["bids"] = True
         if forfeit_after:
             if not deadline_hours:
                 raise Refusal("a forfeit after missed deadlines needs deadlines (deadline HOURS)")
@@ -170,6 +178,7 @@ class LeagueDesk:
             f"Season **{row.name}** ({row.id}) of {league.name}: {format}, {scenario}"
             + (f", {rounds} rounds" if rounds else "")
             + (", rated" if rated else ", unrated")
+            + (", sides by VP bids" if bids else "")
             + f". Sign up with `league join {row.id}`."
         )
         return [Reply("caller", text, kind="result"), _announce(text, row.channel)]
@@ -221,6 +230,65 @@ class LeagueDesk:
         if season.format == "ladder":
             return await self._start_ladder(league, season, caller, players)
         return await self._pair_next(league, season, caller, players)
+
+    # --- VP bids ---------------------------------------------------------------------
+    async def bid(
+        self, caller: Caller, season_id: str, key: str, side: str, vp: str
+    ) -> list[Reply]:
+        """A sealed bid for the sides of a pairing (bot/league/bids.py): the side the
+        player wants and the VPs it would give its opponent for it. When both players
+        have bid, the sides are settled (a tie by a coin seeded from the pairing, so
+        anyone can check it), the bids are shown, and the game is created with the paid
+        bid as a victory handicap (K134)."""
+        league, season = await self._season(caller, season_id)
+        if not season.settings.get("bids"):
+            raise Refusal(f"season {season.id} settles sides without bids")
+        p = next((x for x in await self.store.pairings(season.id) if x.key == key), None)
+        if p is None or BYE in p.sides or caller.id not in p.sides.values():
+            raise Refusal(f"you have no pairing '{numbers.shown(key)}' in season {season.id}")
+        if p.game is not None or p.result is not None:
+            raise Refusal(f"the sides of {p.key} are settled")
+        sides = await self._sides(season)
+        want = side.strip().lower()
+        if want not in sides:
+            raise Refusal(f"bid for one of the sides: {', '.join(sides)}")
+        try:
+            amount = numbers.whole(vp, "a bid (VPs)", 0, 100)
+        except numbers.NumberError as e:
+            raise Refusal(str(e)) from None
+        sealed = dict(season.settings.get("sealed_bids") or {})
+        mine = dict(sealed.get(p.key) or {})
+        mine[caller.id] = {"side": want, "vp": amount}
+        sealed[p.key] = mine
+        settings = season.settings | {"sealed_bids": sealed}
+        if len(mine) < 2:
+            await self.store.set_season(season.id, status=season.status, settings=settings)
+            said = f"your bid for {p.key} is sealed: {want}, {amount} VP."
+            return [Reply("caller", said, kind="result")]
+        got = [Bid(u, str(b["side"]), float(b["vp"])) for u, b in sorted(mine.items())]
+        digest = hashlib.sha256(f"{season.id}:{p.key}".encode()).digest()
+        outcome = resolve_bids(got, sides=sides, seed=int.from_bytes(digest[:8], "big"))
+        handicaps = dict(settings.get("handicaps") or {})
+        if outcome.payer is not None and outcome.bid:
+            paid = next(s for s, u in outcome.sides.items() if u == outcome.payer)
+            handicaps[p.key] = {paid: int(outcome.bid)}
+        settings = settings | {"handicaps": handicaps}
+        await self.store.set_season(season.id, status=season.status, settings=settings)
+        await self.store.set_pairing_sides(season.id, p.key, dict(outcome.sides))
+        fresh = await self.store.season(season.id)
+        assert fresh is not None
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        row = PairingRow(season.id, p.key, p.round, dict(outcome.sides), p.scenario, None, None)
+        organiser = Caller(league.created_by, "league", guild=league.guild, channel=season.channel)
+        gid, replies = await self._create_game(league, fresh, row, organiser, names)
+        shown = "; ".join(
+            f"{names.get(u, u)}: {b['side']} {b['vp']} VP" for u, b in sorted(mine.items())
+        )
+        reason = outcome.reason
+        for u, n in names.items():
+            reason = reason.replace(u, n)
+        text = f"Season {season.id}, {p.key}: bids {shown} — {reason}. Game {gid}."
+        return [_announce(text, season.channel), *replies]
 
     # --- ladders ---------------------------------------------------------------------
     async def _start_ladder(
@@ -366,6 +434,11 @@ class LeagueDesk:
                 await self.store.set_pairing(season.id, p.key, game=None, result=_result_json(r))
                 lines.append(f"  {names.get(player, player)}: a bye (a win, unrated)")
                 continue
+            if season.settings.get("bids"):
+                who = " vs ".join(names.get(u, u) for u in p.sides.values())
+                bid = f"`league bid {season.id} {p.key} SIDE VP`"
+                lines.append(f"  {p.key}: {who} — sides by sealed bids: {bid}")
+                continue
             gid, replies = await self._create_game(league, season, p, caller, names)
             out += replies
             who = ", ".join(f"{s}: {names.get(u, u)}" for s, u in p.sides.items())
@@ -391,9 +464,13 @@ class LeagueDesk:
             # `forfeit_after` of them forfeit the game
             settings["policy"] = "default"
         # the seed: 63 secure random bits, never a moderator's (seed=None, engine/dice.py)
-        row = await ref._new_row(
-            organiser, p.scenario, f"{season.name} {p.key}", None, settings, None
-        )
+        handicap = (season.settings.get("handicaps") or {}).get(p.key)
+        data = None
+        if handicap:  # a VP bid paid: the scenario with its victory handicap (K134)
+            data = scenario_data(p.scenario)
+            data.setdefault("victory", {})["handicap"] = dict(handicap)
+        scen = p.scenario if data is None else "inline"
+        row = await ref._new_row(organiser, scen, f"{season.name} {p.key}", None, settings, data)
         seats = [Store.seat_join(row.id, league.created_by, "league", "moderator", "", 0)]
         for side, user in p.sides.items():
             seats.append(Store.seat_join(row.id, user, names.get(user, user), "player", side, 0))

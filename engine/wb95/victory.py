@@ -178,6 +178,8 @@ def victory_standing(state: GameState) -> dict[str, Any]:
         extra[s] += n
     for s, n in extra.items():
         vp[s] += n
+    for s, n in (rules.get("handicap") or {}).items():  # a VP bid paid (K134)
+        vp[s] -= int(n)
     levels = [
         {
             "side": lv["side"],

@@ -430,6 +430,15 @@ ROWS += [
         )
     ],
     Row(
+        "league bid",
+        "a season of no server",
+        "noseason",
+        "noseason",
+        "noseason",
+        "noseason",
+        {"season": "snone", "pairing": "r1.1", "side": "soviet", "vp": 3},
+    ),
+    Row(
         "league challenge",
         "a season of no server",
         "noseason",

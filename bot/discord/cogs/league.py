@@ -1,5 +1,5 @@
-"""`/league list|new|season|join|leave|start|challenge|close|pairings|standings|player|decide|
-export`
+"""`/league list|new|season|join|leave|start|bid|challenge|close|pairings|standings|player|
+decide|export`
 (issue #20): the service's league commands (bot/service/leagues.py) as slash commands.
 Leagues belong to their server; organisers are the server's moderators and the league's
 creator. Standings and ratings are recomputed from the results on every look."""
@@ -88,6 +88,7 @@ class LeagueGroup(app_commands.Group):
         rated="rated games (Glicko-2)",
         deadline_hours="hours for each step of play (none: no deadlines)",
         forfeit_after="deadlines missed in one game before its side forfeits (0: never)",
+        bids="players settle each game's sides by sealed VP bids",
     )
     @app_commands.choices(format=FORMAT_CHOICES)
     @app_commands.autocomplete(league=_leagues)
@@ -103,13 +104,14 @@ class LeagueGroup(app_commands.Group):
         rated: bool = True,
         deadline_hours: app_commands.Range[int, 1, 720] | None = None,
         forfeit_after: app_commands.Range[int, 0, 20] = 0,
+        bids: bool = False,
     ) -> None:
         hours = float(deadline_hours) if deadline_hours else None
         await _run(
             interaction,
             lambda d, c: d.create_season(
                 c, league, name, format=format, scenario=scenario, rounds=rounds, rated=rated,
-                deadline_hours=hours, forfeit_after=forfeit_after,
+                deadline_hours=hours, forfeit_after=forfeit_after, bids=bids,
             ),
         )  # fmt: skip
 
@@ -133,6 +135,25 @@ class LeagueGroup(app_commands.Group):
     @described()
     async def start(self, interaction: Interaction, season: str) -> None:
         await _run(interaction, lambda d, c: d.start(c, season))
+
+    @app_commands.command(name="bid", description="A sealed VP bid for a game's sides")
+    @app_commands.describe(
+        season="the season",
+        pairing="the pairing (e.g. r1.2)",
+        side="the side you want",
+        vp="the VPs you would give your opponent for it",
+    )
+    @app_commands.autocomplete(season=_seasons)
+    @described()
+    async def bid(
+        self,
+        interaction: Interaction,
+        season: str,
+        pairing: str,
+        side: str,
+        vp: app_commands.Range[int, 0, 100],
+    ) -> None:
+        await _run(interaction, lambda d, c: d.bid(c, season, pairing, side, str(vp)))
 
     @app_commands.command(name="challenge", description="Challenge a player up the ladder")
     @app_commands.describe(
