@@ -5,7 +5,10 @@ What carries over is data in the campaign record, which the league stores and sh
 - `vp_weight`: each game's VPs count this many times in the campaign total;
 - `win_points`: campaign points for the side that wins a game (by its victory level);
 - `carry_units`: the sides whose surviving units start the next game (the league's
-  copy of the next scenario sets up only those survivors for those sides).
+  copy of the next scenario sets up only those survivors for those sides, with the CELs
+  they kept: bot/league/carry_over.py);
+- `unit_map`: where the next scenario names one of this game's units differently, this
+  game's id -> the next game's id (e.g. Korpsabteilung B's regiments).
 Nothing else carries over, so the campaign score can be recomputed by hand from the
 games' results.
 """
@@ -23,6 +26,8 @@ class Stage:
     vp_weight: float = 1.0
     win_points: float = 0.0
     carry_units: tuple[str, ...] = ()
+    # this game's unit id -> the next game's, where the next scenario names it differently
+    unit_map: Mapping[str, str] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -44,15 +49,7 @@ class Campaign:
             "id": self.id,
             "name": self.name,
             "sides": list(self.sides),
-            "stages": [
-                {
-                    "scenario": s.scenario,
-                    "vp_weight": s.vp_weight,
-                    "win_points": s.win_points,
-                    "carry_units": list(s.carry_units),
-                }
-                for s in self.stages
-            ],
+            "stages": [_stage_dict(s) for s in self.stages],
         }
 
     @classmethod
@@ -64,10 +61,23 @@ class Campaign:
                 vp_weight=float(s.get("vp_weight", 1.0)),
                 win_points=float(s.get("win_points", 0.0)),
                 carry_units=tuple(s.get("carry_units", ())),
+                unit_map={str(k): str(v) for k, v in (s.get("unit_map") or {}).items()},
             )
             for s in d["stages"]
         )
         return cls(id=d["id"], name=d["name"], sides=(a, b), stages=stages)
+
+
+def _stage_dict(s: Stage) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "scenario": s.scenario,
+        "vp_weight": s.vp_weight,
+        "win_points": s.win_points,
+        "carry_units": list(s.carry_units),
+    }
+    if s.unit_map:
+        d["unit_map"] = dict(s.unit_map)
+    return d
 
 
 @dataclass(frozen=True)
