@@ -138,6 +138,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             kind TEXT NOT NULL,
             body TEXT NOT NULL CHECK (json_valid(body)))""",
     ),
+    (  # issue #20: a season's divisions
+        "ALTER TABLE entrants ADD COLUMN division TEXT NOT NULL DEFAULT ''",
+    ),
 )
 
 

@@ -40,6 +40,7 @@ class EntrantRow:
     user_id: str
     display: str
     joined_at: float
+    division: str = ""  # "" when the season has no divisions
 
 
 @dataclass(frozen=True)
@@ -112,15 +113,27 @@ class LeagueTables:
         rows = await self._all(
             "SELECT * FROM entrants WHERE season = ? ORDER BY joined_at, user_id", (season_id,)
         )
-        return [EntrantRow(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in rows]
+        return [EntrantRow(str(r[0]), str(r[1]), str(r[2]), float(r[3]), str(r[4])) for r in rows]
 
     async def enter(self, row: EntrantRow) -> None:
         await self._write(
             [
                 (
-                    "INSERT INTO entrants VALUES (?, ?, ?, ?)",
-                    (row.season, row.user_id, row.display, row.joined_at),
+                    "INSERT INTO entrants VALUES (?, ?, ?, ?, ?)",
+                    (row.season, row.user_id, row.display, row.joined_at, row.division),
                 )
+            ]
+        )
+
+    async def set_divisions(self, season_id: str, divisions: dict[str, str]) -> None:
+        """Each entrant's division (user id -> name), in one transaction."""
+        await self._write(
+            [
+                (
+                    "UPDATE entrants SET division = ? WHERE season = ? AND user_id = ?",
+                    (d, season_id, u),
+                )
+                for u, d in divisions.items()
             ]
         )
 

@@ -325,3 +325,34 @@ async def test_issue_20_k134_sides_by_sealed_vp_bids(tmp_path: Path) -> None:
             await ref.leagues.bid(a, season, p.key, "soviet", "0")
     finally:
         await ref.close()
+
+
+async def test_issue_20_divisions_play_apart_and_stand_apart(tmp_path: Path) -> None:
+    """`league divide`: 8 players in 2 divisions (by rating, snaked); each division plays
+    its own round robin and has its own table."""
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        season = await _season(ref, 8)
+        with pytest.raises(Refusal, match="need at least 10 players"):
+            await ref.leagues.divide(MOD, season, "5")
+        out = await ref.leagues.divide(MOD, season, "2")
+        assert "division A:" in out[0].text and "division B:" in out[0].text
+        entrants = await ref.store.entrants(season)
+        a = [e.user_id for e in entrants if e.division == "A"]
+        b = [e.user_id for e in entrants if e.division == "B"]
+        assert len(a) == len(b) == 4
+        await ref.leagues.start(MOD, season)
+        pairs = await ref.store.pairings(season)
+        assert len(pairs) == 12  # two round robins of 4: 6 games each
+        for p in pairs:
+            group = a if p.key.startswith("A.") else b
+            assert set(p.sides.values()) <= set(group), p
+        for _ in range(3):
+            await _resign_round(ref, season)
+        s = await ref.store.season(season)
+        assert s is not None and s.status == "over"
+        text = (await ref.leagues.standings(PLAYERS[0], season))[0].text
+        assert "Division A" in text and "Division B" in text
+        assert len(await ref.leagues.table(s, "A")) == 4
+    finally:
+        await ref.close()

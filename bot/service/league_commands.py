@@ -23,6 +23,8 @@ USAGE = """League commands:
                                                may sign up others: a name, or ai:NAME for
                                                the built-in opponent
   league leave SEASON                          withdraw (before the season starts)
+  league divide SEASON N                       N divisions by rating (organisers, before
+                                               the start; 1: none)
   league start SEASON                          pair the first round and create its games
   league challenge SEASON PLAYER               a ladder game with a player up to 3 places up
   league close SEASON                          end a season (organisers; a ladder has no end)
@@ -54,6 +56,9 @@ async def run(desk: LeagueDesk, caller: Caller, words: Sequence[str]) -> list[Re
     if verb == "join":
         _need(args, 1, "league join SEASON [PLAYER (organisers: e.g. ai:Manstein)]", most=2)
         return await desk.join(caller, args[0], args[1] if len(args) > 1 else None)
+    if verb == "divide":
+        _need(args, 2, "league divide SEASON N", most=2)
+        return await desk.divide(caller, args[0], args[1])
     if verb == "bid":
         _need(args, 4, "league bid SEASON PAIRING SIDE VP", most=4)
         return await desk.bid(caller, args[0], args[1], args[2], args[3])

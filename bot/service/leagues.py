@@ -383,16 +383,20 @@ class LeagueDesk:
         nxt = done_round + 1
         sides = await self._sides(season)
         fresh: list[Pairing] = []
-        if not existing and season.format != "swiss":
-            double = season.format == "double-round-robin"
-            table = round_robin(list(players), sides, double=double)
-            if season.format == "two-game-sets":
-                table = two_game_sets(table)
-            fresh = table
-        elif season.format == "swiss" and nxt <= int(season.settings.get("rounds", 0)):
-            results = await self._results(season)
-            ratings = self._ratings_of(league, await self._league_results(league))
-            fresh = swiss_round(nxt, list(players), results, sides=sides, ratings=ratings)
+        groups = await self._divisions(season, players)
+        for division, members in groups.items():  # each division plays on its own
+            paired: list[Pairing] = []
+            if not existing and season.format != "swiss":
+                double = season.format == "double-round-robin"
+                paired = round_robin(list(members), sides, double=double)
+                if season.format == "two-game-sets":
+                    paired = two_game_sets(paired)
+            elif season.format == "swiss" and nxt <= int(season.settings.get("rounds", 0)):
+                results = [r for r in await self._results(season) if set(r.players) <= set(members)]
+                ratings = self._ratings_of(league, await self._league_results(league))
+                paired = swiss_round(nxt, list(members), results, sides=sides, ratings=ratings)
+            prefix = f"{division}." if division else ""
+            fresh += [Pairing(x.round, prefix + x.game_key, x.sides) for x in paired]
         settings = dict(season.settings)
         scen = str(settings["scenario"])
         rows = [
@@ -417,6 +421,47 @@ class LeagueDesk:
         )
         await self.store.add_pairings(rows, season=running, audit=audit)
         return await self._open_round(league, running, caller, nxt)
+
+    async def _divisions(self, season: SeasonRow, players: Sequence[str]) -> dict[str, list[str]]:
+        """The season's players by division, in sign-up order ("" when it has none)."""
+        by = {e.user_id: e.division for e in await self.store.entrants(season.id)}
+        out: dict[str, list[str]] = {}
+        for p in players:
+            out.setdefault(by.get(p, ""), []).append(p)
+        return dict(sorted(out.items()))
+
+    async def divide(self, caller: Caller, season_id: str, count: str) -> list[Reply]:
+        """Split the signed-up players into N divisions (A, B, ...) before the start, by
+        the league's ratings snaked across them (1st to A, 2nd to B, ..., then back), so
+        every division is as strong as the others; `1` removes the divisions."""
+        league, season = await self._season(caller, season_id)
+        self._organiser(league, caller)
+        if season.status != "signup":
+            raise Refusal(f"season {season.id} has started: its divisions are fixed")
+        if season.format == "ladder":
+            raise Refusal("a ladder is one ladder: it has no divisions")
+        try:
+            n = numbers.whole(count, "the number of divisions", 1, 26)
+        except numbers.NumberError as e:
+            raise Refusal(str(e)) from None
+        entrants = await self.store.entrants(season.id)
+        if n > 1 and len(entrants) < 2 * n:
+            raise Refusal(
+                f"{n} divisions need at least {2 * n} players ({len(entrants)} signed up)"
+            )
+        ratings = self._ratings_of(league, await self._league_results(league))
+        ranked = sorted(entrants, key=lambda e: (-ratings.get(e.user_id, 1500.0), e.joined_at))
+        names = [chr(ord("A") + i) for i in range(n)] if n > 1 else [""]
+        snake = names + names[::-1]
+        assign = {e.user_id: snake[i % len(snake)] for i, e in enumerate(ranked)}
+        await self.store.set_divisions(season.id, assign)
+        if n == 1:
+            return [Reply("caller", f"season {season.id} has no divisions now.", kind="result")]
+        lines = [f"Season {season.id} in {n} divisions (by rating, snaked):"]
+        for d in names:
+            who = [e.display for e in ranked if assign[e.user_id] == d]
+            lines.append(f"  division {d}: {', '.join(who)}")
+        return [_announce("\n".join(lines), season.channel)]
 
     async def _open_round(
         self, league: LeagueRow, season: SeasonRow, caller: Caller, rnd: int
@@ -674,31 +719,40 @@ class LeagueDesk:
         rated = recompute(results)
         return {p: rated.of(league.system, p).mu for p in rated.players(league.system)}
 
-    async def table(self, season: SeasonRow) -> list[StandingRow]:
+    async def table(self, season: SeasonRow, division: str | None = None) -> list[StandingRow]:
+        """The standings of the season (or of one of its divisions)."""
         league = await self.store.league(season.league)
         assert league is not None
-        players = [e.user_id for e in await self.store.entrants(season.id)]
+        players = [
+            e.user_id
+            for e in await self.store.entrants(season.id)
+            if division is None or e.division == division
+        ]
         ratings = self._ratings_of(league, await self._league_results(league))
-        return standings(
-            players, await self._results(season), SCORING_FORMAT[season.format], ratings=ratings
-        )
+        results = [r for r in await self._results(season) if set(r.players) <= set(players)]
+        return standings(players, results, SCORING_FORMAT[season.format], ratings=ratings)
 
     async def standings_text(self, season: SeasonRow) -> str:
-        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
-        rows = await self.table(season)
+        entrants = await self.store.entrants(season.id)
+        names = {e.user_id: e.display for e in entrants}
         if season.format == "ladder":
             rungs = season.settings.get("ladder") or []
             ladder = [f"Ladder of season {season.id}:"]
             ladder += [f"  {i}. {names.get(p, p)}" for i, p in enumerate(rungs, start=1)]
             return "\n".join(ladder)
         rnd = season.settings.get("round", 0)
-        head = f"Standings of season {season.id} ({season.format}, round {rnd}):"
-        lines = [head, "  #  player               pts  P  W  D  L   SB   Buch  margin"]
-        for r in rows:
-            lines.append(
-                f"{r.rank:>3}  {names.get(r.player, r.player)[:20]:20} {r.points:>4} {r.played:>2} "
-                f"{r.won:>2} {r.drawn:>2} {r.lost:>2} {r.sb:>4g} {r.buchholz:>6g} {r.margin:>6g}"
-            )
+        lines = [f"Standings of season {season.id} ({season.format}, round {rnd}):"]
+        divisions = sorted({e.division for e in entrants})
+        for d in divisions:
+            if d:
+                lines.append(f"Division {d}")
+            lines.append("  #  player               pts  P  W  D  L   SB   Buch  margin")
+            for r in await self.table(season, d):
+                lines.append(
+                    f"{r.rank:>3}  {names.get(r.player, r.player)[:20]:20} {r.points:>4} "
+                    f"{r.played:>2} {r.won:>2} {r.drawn:>2} {r.lost:>2} {r.sb:>4g} "
+                    f"{r.buchholz:>6g} {r.margin:>6g}"
+                )
         return "\n".join(lines)
 
     async def standings(self, caller: Caller, season_id: str) -> list[Reply]:

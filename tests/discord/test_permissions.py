@@ -430,6 +430,15 @@ ROWS += [
         )
     ],
     Row(
+        "league divide",
+        "a season of no server",
+        "noseason",
+        "noseason",
+        "noseason",
+        "noseason",
+        {"season": "snone", "divisions": 2},
+    ),
+    Row(
         "league bid",
         "a season of no server",
         "noseason",

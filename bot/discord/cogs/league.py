@@ -1,5 +1,5 @@
-"""`/league list|new|season|join|leave|start|bid|challenge|close|pairings|standings|player|
-decide|export`
+"""`/league list|new|season|join|leave|divide|start|bid|challenge|close|pairings|standings|
+player|decide|export`
 (issue #20): the service's league commands (bot/service/leagues.py) as slash commands.
 Leagues belong to their server; organisers are the server's moderators and the league's
 creator. Standings and ratings are recomputed from the results on every look."""
@@ -135,6 +135,15 @@ class LeagueGroup(app_commands.Group):
     @described()
     async def start(self, interaction: Interaction, season: str) -> None:
         await _run(interaction, lambda d, c: d.start(c, season))
+
+    @app_commands.command(name="divide", description="Split a season into divisions by rating")
+    @app_commands.describe(season="the season", divisions="how many (1: none)")
+    @app_commands.autocomplete(season=_seasons)
+    @described()
+    async def divide(
+        self, interaction: Interaction, season: str, divisions: app_commands.Range[int, 1, 26]
+    ) -> None:
+        await _run(interaction, lambda d, c: d.divide(c, season, str(divisions)))
 
     @app_commands.command(name="bid", description="A sealed VP bid for a game's sides")
     @app_commands.describe(
