@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from engine.system import RuleSystem
 
 # system id -> the module whose `SYSTEM` is its RuleSystem (imported on first use)
-BUILTIN: dict[str, str] = {"wb95": "engine.wb95.system"}
+BUILTIN: dict[str, str] = {"wb95": "engine.wb95.system", "ags": "engine.ags.system"}
 
 _LOADED: dict[str, RuleSystem] = {}
 

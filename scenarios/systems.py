@@ -32,7 +32,7 @@ class ScenarioSystem:
 
 
 # system id -> the module whose `SCENARIO_SYSTEM` builds its scenarios (loaded on first use)
-BUILTIN: dict[str, str] = {"wb95": "scenarios.loader"}
+BUILTIN: dict[str, str] = {"wb95": "scenarios.loader", "ags": "scenarios.ags.build"}
 
 _LOADED: dict[str, ScenarioSystem] = {}
 

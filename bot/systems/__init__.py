@@ -67,7 +67,7 @@ class BotSystem:
 
 
 # system id -> the module whose `BOT_SYSTEM` it is (imported on first use)
-BUILTIN: dict[str, str] = {"wb95": "bot.systems.wb95"}
+BUILTIN: dict[str, str] = {"wb95": "bot.systems.wb95", "ags": "bot.systems.ags"}
 
 _LOADED: dict[str, BotSystem] = {}
 

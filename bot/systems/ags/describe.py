@@ -1,0 +1,140 @@
+"""AGS events and decisions as sentences players read (engine/ags/reducer.py lists the
+events). It reads only the events' plain data, never the AGS engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.core import Event
+from engine.state import GameState
+
+
+def _side(s: Any) -> str:
+    return str(s or "").capitalize()
+
+
+def _units(ids: Iterable[Any]) -> str:
+    return ", ".join(str(i) for i in ids) or "nobody"
+
+
+def _event(e: Event) -> str:
+    d = e.data
+    k = e.kind
+    if k == "game_started":
+        return f"Army Group South: {d.get('scenario')} begins."
+    if k == "turn_started":
+        air = d.get("air") or {}
+        return (
+            f"Game-Turn {d.get('turn')} ({d.get('date')}): {d.get('weather')}; air points "
+            f"Soviet {air.get('soviet', 0)}, German {air.get('german', 0)}; active Soviet HQs: "
+            f"{_units(d.get('active_hqs') or [])}."
+        )
+    if k == "phase_started":
+        return f"The {_side(d.get('side'))} {d.get('title')} begins (turn {d.get('turn')})."
+    if k == "supply_checked":
+        out = d.get("out_of_supply") or []
+        iso = d.get("isolated") or []
+        if not out:
+            return f"Every {_side(d.get('side'))} unit is in supply."
+        tail = f"; isolated: {_units(iso)}" if iso else ""
+        return f"{_side(d.get('side'))} units out of supply: {_units(out)}{tail} (AGS 12.0)."
+    if k == "moved":
+        stop = " and stops in an enemy zone of control" if d.get("stops") else ""
+        return f"{d.get('unit')} moves {' '.join(d.get('path') or [])} ({d.get('cost')} MP){stop}."
+    if k == "entered":
+        return (
+            f"{d.get('unit')} enters at {d.get('hex')} (area {d.get('area')}, {d.get('cost')} MP)."
+        )
+    if k == "attack_declared":
+        air = " with an air point" if d.get("air") else ""
+        return f"{_units(d.get('attackers') or [])} attack {' '.join(d.get('hexes') or [])}{air}."
+    if k == "combat_resolved":
+        notes = "; ".join(d.get("notes") or [])
+        recon = d.get("reconstructed") or []
+        tail = f" Reconstructed values used: {_units(recon)}." if recon else ""
+        return (
+            f"{d.get('attack')} to {d.get('defence')} ({d.get('ratio')}), column {d.get('column')}"
+            f"{' (' + notes + ')' if notes else ''}; die {d.get('die')}: {d.get('result')} "
+            f"(CRT {d.get('crt')}).{tail}"
+        )
+    if k == "retreated":
+        return f"{d.get('unit')} retreats {' '.join(d.get('path') or [])}."
+    if k == "advanced":
+        return f"{_units(d.get('units') or [])} advance {' '.join(d.get('path') or [])}."
+    if k == "step_lost":
+        left = d.get("steps_left")
+        return (
+            f"{d.get('unit')} loses a step ({left} left)."
+            if left
+            else f"{d.get('unit')} loses its last step."
+        )
+    if k == "unit_eliminated":
+        return f"{d.get('unit')} is eliminated in {d.get('hex')}."
+    if k == "vp_awarded":
+        return f"{_side(d.get('side'))} +{d.get('points')} VP: {d.get('why')} ({d.get('rule')})."
+    if k == "side_done":
+        return f"{_side(d.get('side'))} is done."
+    if k == "game_ended":
+        r = d.get("result") or {}
+        return f"The game is over: {r.get('why', '')}"
+    return ""
+
+
+class Words:
+    def event(self, e: Event) -> str:
+        return _event(e)
+
+    def lines(self, events: Iterable[Event], *, numbered: bool = False) -> list[str]:
+        return [f"{e.seq}. {t}" if numbered else t for e in events if (t := _event(e))]
+
+    def decision(
+        self,
+        kind: str,
+        rule: str,
+        options: Any,
+        info: Mapping[str, Any] | None = None,
+        *,
+        side: str = "",
+        state: GameState | None = None,
+        viewer: str | None = None,
+    ) -> str:
+        who = _side(side) or "A player"
+        if kind == "advance":
+            hexes = ", ".join(sorted((options or {}).get("hexes", {})))
+            return (
+                f"{who} may advance after combat into {hexes} ({rule}): "
+                "`pursue UNIT... HEX...` or `pass`."
+            )
+        if kind == "losses_or_retreat" and options:
+            n = options.get("steps")
+            if not options.get("retreat"):
+                return f"{who} loses {n} step (engaged, {rule}): `losses UNIT`."
+            return (
+                f"{who} must lose {n} step(s) or retreat all of {_units(options.get('units', []))} "
+                f"{n} hex(es) ({rule}): `losses UNIT...` or `retreat UNIT HEX...` for each."
+            )
+        return f"{who} has a decision to make: {kind} ({rule})."
+
+    def answers(
+        self,
+        kind: str,
+        options: Any,
+        info: Mapping[str, Any] | None = None,
+        *,
+        side: str = "",
+        state: GameState | None = None,
+    ) -> list[str]:
+        if kind == "advance":
+            return ["pass"]
+        if not options:
+            return []
+        units = list(options.get("units", []))
+        out = [f"losses {' '.join(units[: int(options.get('steps', 1))])}"]
+        for uid, paths in (options.get("paths") or {}).items():
+            if paths:
+                out.append(f"retreat {uid} {' '.join(paths[0])}")
+        return out
+
+    def sealed_item(self, kind: Any, item: Any) -> str:
+        return ""

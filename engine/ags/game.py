@@ -1,0 +1,126 @@
+"""An AGS game's state read through the rules: the scenario a state plays, a unit's
+current step, who stands where, zones of control, supply and command now.
+
+The AGS scenario (`engine.ags.scenario.Scenario`) travels as `Setup.results`; the
+system's own per-game values live in `GameState.ext` (docs/ags.md, "State")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ags import supply as lines
+from engine.ags.board import Board
+from engine.ags.scenario import Scenario
+from engine.ags.units import Step, UnitSpec
+from engine.ags.zoc import controlled
+from engine.hexgrid import HexId
+from engine.state import GameState, UnitState
+
+SIDES = ("soviet", "german")
+
+
+def scenario(state: GameState) -> Scenario:
+    sc = state.setup.results
+    assert isinstance(sc, Scenario), "an AGS game's Setup.results is its Scenario"
+    return sc
+
+
+def board(state: GameState) -> Board:
+    return scenario(state).board
+
+
+def spec(state: GameState, uid: str) -> UnitSpec:
+    return scenario(state).units[uid]
+
+
+def step(state: GameState, u: UnitState) -> Step:
+    """The counter's current face: steps lost so far are `max_cel - cel` (AGS 9.61)."""
+    steps = spec(state, u.id).steps
+    return steps[min(len(steps) - 1, u.max_cel - u.cel)]
+
+
+def enemy(side: str) -> str:
+    return "german" if side == "soviet" else "soviet"
+
+
+def ext(state: GameState, key: str, default: Any) -> Any:
+    return state.ext.get(key, default)
+
+
+def hexes_of(state: GameState, side: str) -> set[HexId]:
+    return {u.hex for u in state.on_map(side) if u.hex is not None}
+
+
+def enemy_zoc(state: GameState, side: str) -> set[HexId]:
+    """Hexes in the zone of control of `side`'s enemy (AGS 8.11, 8.12)."""
+    return controlled(board(state), hexes_of(state, enemy(side)))
+
+
+def hq_in_supply(state: GameState, hq: UnitState) -> bool:
+    """AGS-K 19.71: a line of any length to the north or east edge."""
+    assert hq.hex is not None
+    side = hq.side
+    return lines.soviet_hq_in_supply(
+        board(state),
+        hq.hex,
+        scenario(state).soviet_edges,
+        enemy=hexes_of(state, enemy(side)),
+        ezoc=enemy_zoc(state, side),
+        friends=hexes_of(state, side),
+    )
+
+
+def commanding_hqs(state: GameState, u: UnitState, *, active_only: bool = False) -> list[str]:
+    """The Soviet HQs with a line of communications to `u` (AGS 11.31, 11.32)."""
+    if u.hex is None:
+        return []
+    active = set(ext(state, "active_hqs", []))
+    out = []
+    for hq in state.on_map(u.side):
+        sp = spec(state, hq.id)
+        if not sp.is_hq or hq.hex is None or (active_only and hq.id not in active):
+            continue
+        if hq.id == u.id or lines.in_command(
+            board(state),
+            u.hex,
+            hq.hex,
+            sp.leadership or 0,
+            enemy=hexes_of(state, enemy(u.side)),
+            ezoc=enemy_zoc(state, u.side),
+            friends=hexes_of(state, u.side),
+        ):
+            out.append(hq.id)
+    return out
+
+
+def in_supply(state: GameState, u: UnitState) -> bool:
+    """Whether `u` traces supply now (AGS 12.1; AGS-K 19.71, 19.72; AGS 11.34, 12.14).
+    Reinforcements are in supply in the player-turn they enter (AGS 15.0)."""
+    if u.hex is None:
+        return False
+    if u.id in ext(state, "fresh", []):
+        return True
+    side = u.side
+    if side == "german":
+        return lines.german_in_supply(
+            board(state),
+            u.hex,
+            scenario(state).german_sources,
+            enemy=hexes_of(state, "soviet"),
+            ezoc=enemy_zoc(state, side),
+            friends=hexes_of(state, side),
+        )
+    by_id = state.units
+    return any(hq_in_supply(state, by_id[h]) for h in commanding_hqs(state, u))
+
+
+def isolated(state: GameState, u: UnitState, supplied: set[HexId] | None = None) -> bool:
+    """AGS-K 25.1: a German unit out of supply and more than three hexes from the nearest
+    supplied German unit."""
+    if u.side != "german" or u.hex is None or in_supply(state, u):
+        return False
+    if supplied is None:
+        supplied = {
+            x.hex for x in state.on_map("german") if x.hex is not None and in_supply(state, x)
+        }
+    return lines.isolated(board(state), u.hex, supplied)

@@ -1,0 +1,320 @@
+"""Applying a combat's results (AGS 9.6-9.8; A10, A26, A27, A36, A42; K140, K141).
+
+The defender's result is applied first, then the attacker's (9.68). A number is steps
+lost or hexes retreated by all the affected units, never a mix (9.66): the owner answers
+with `losses UNIT...` (one step per listing, spread freely, A27) or one `retreat UNIT
+HEX...` per unit; `E` eliminates them all (9.65); `eng` costs each side one step with no
+retreat and no advance (9.69). Then the attackers still in their hexes may advance into
+a vacated hex and along the path of retreat (9.81-9.85): `pursue UNIT... HEX...`, or
+`pass`. Each choice is a pending decision of its owner (engine.state.Decision)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ags import crt as table
+from engine.ags import game, retreat, scoring
+from engine.core import Ctx, Rejected
+from engine.hexgrid import HexId
+from engine.state import GameState, UnitState
+
+
+def combat(state: GameState) -> dict[str, Any] | None:
+    c: dict[str, Any] | None = state.ext.get("combat")
+    return c
+
+
+def begin(
+    ctx: Ctx,
+    side: str,
+    attackers: list[UnitState],
+    defenders: list[UnitState],
+    hexes: list[HexId],
+    cell: table.Cell,
+) -> None:
+    state = ctx.state
+    supplied = {
+        u.hex for u in state.on_map("german") if u.hex is not None and game.in_supply(state, u)
+    }
+    iso = sorted(u.id for u in (*attackers, *defenders) if game.isolated(state, u, supplied))
+    ctx.emit(
+        "combat_opened",
+        side=side,
+        attackers=[a.id for a in attackers],
+        defenders=[d.id for d in defenders],
+        hexes=hexes,
+        origin={u.id: u.hex for u in (*attackers, *defenders)},
+        results={"attacker": str(cell.attacker), "defender": str(cell.defender)},
+        engaged=cell.engaged,
+        isolated=iso,  # AGS-K 25.12: isolation at the instant of combat scores
+    )
+    proceed(ctx, "defender")
+
+
+def _role_side(c: dict[str, Any], role: str) -> str:
+    return str(c["side"]) if role == "attacker" else game.enemy(str(c["side"]))
+
+
+def affected(state: GameState, role: str) -> list[UnitState]:
+    c = combat(state)
+    assert c is not None
+    ids = c["attackers"] if role == "attacker" else c["defenders"]
+    return [state.units[i] for i in ids if state.units[i].on_map]
+
+
+def proceed(ctx: Ctx, role: str) -> None:
+    """Apply `role`'s result, or open its decision; then the next stage."""
+    state = ctx.state
+    c = combat(state)
+    assert c is not None
+    if role == "advance":
+        _offer_advance(ctx)
+        return
+    res = c["results"][role]
+    units = affected(state, role)
+    side = _role_side(c, role)
+    nxt = "attacker" if role == "defender" else "advance"
+    if not units or res == "-":
+        proceed(ctx, nxt)
+        return
+    if res == "E":
+        for u in units:
+            scoring.eliminated(ctx, ctx.state.units[u.id], isolated=u.id in c["isolated"])
+        proceed(ctx, nxt)
+        return
+    n = 1 if c["engaged"] else int(res)
+    options = {
+        "role": role,
+        "steps": n,
+        "units": [u.id for u in units],
+        "retreat": not c["engaged"],
+        "paths": {} if c["engaged"] else _paths(state, role, units, n),
+    }
+    rule = "AGS 9.69" if c["engaged"] else "AGS 9.66, 9.67, 9.7"
+    ctx.emit("decision_opened", side=side, decision="losses_or_retreat", options=options, rule=rule)
+
+
+def _forbidden(state: GameState, role: str) -> frozenset[HexId]:
+    """9.77: an attacker retreating after a split result avoids the defenders' hexes."""
+    c = combat(state)
+    assert c is not None
+    return frozenset(c["hexes"]) if role == "attacker" else frozenset()
+
+
+def _paths(
+    state: GameState, role: str, units: list[UnitState], n: int
+) -> dict[str, list[list[str]]]:
+    c = combat(state)
+    assert c is not None
+    return {
+        u.id: [
+            list(p)
+            for p in retreat.legal_paths(state, u, n, c["origin"][u.id], _forbidden(state, role))
+        ]
+        for u in units
+    }
+
+
+def _decision(state: GameState, side: str, kind: str) -> Any:
+    for d in state.pending:
+        if d.side == side and d.kind == kind:
+            return d
+    return None
+
+
+def answer_losses(ctx: Ctx, side: str, listed: tuple[str, ...]) -> None:
+    state = ctx.state
+    d = _decision(state, side, "losses_or_retreat")
+    if d is None:
+        raise Rejected("you have no losses to take now", "AGS 9.66")
+    opts = d.options
+    if opts.get("mode") == "retreat":
+        raise Rejected(
+            "your units are retreating: a result is steps lost or a retreat, never a mix; "
+            "retreat the rest of them",
+            "AGS 9.66",
+        )
+    n = int(opts["steps"])
+    units = {uid: state.units[uid] for uid in opts["units"] if state.units[uid].on_map}
+    counts: dict[str, int] = {}
+    for uid in listed:
+        if uid not in units:
+            raise Rejected(f"{uid} is not one of the units affected by this result", "AGS 9.67")
+        counts[uid] = counts.get(uid, 0) + 1
+        if counts[uid] > units[uid].cel:
+            raise Rejected(f"{uid} has only {units[uid].cel} step(s) to lose", "AGS 9.61")
+    everything = sum(u.cel for u in units.values())
+    if len(listed) != min(n, everything):
+        raise Rejected(
+            f"list {min(n, everything)} step(s) to lose (one listing a step; you may spread "
+            "them over the affected units)",
+            "AGS 9.66, 9.67",
+            "A27",
+        )
+    c = combat(state)
+    assert c is not None
+    ctx.emit("decision_closed", side=side, decision="losses_or_retreat", answer="losses")
+    for uid in listed:
+        scoring.step_lost(ctx, ctx.state.units[uid], isolated=uid in c["isolated"])
+    proceed(ctx, "attacker" if opts["role"] == "defender" else "advance")
+
+
+def answer_retreat(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> None:
+    state = ctx.state
+    d = _decision(state, side, "losses_or_retreat")
+    if d is None:
+        raise Rejected("you have no retreat to make now", "AGS 9.72")
+    opts = d.options
+    if not opts["retreat"]:
+        raise Rejected("an engaged result is a step lost, never a retreat", "AGS 9.69")
+    if uid not in opts["units"] or not state.units[uid].on_map:
+        raise Rejected(f"{uid} is not one of the units to retreat", "AGS 9.66")
+    if uid in opts.get("retreated", []):
+        raise Rejected(f"{uid} has already retreated", "AGS 9.73")
+    legal = [tuple(p) for p in opts["paths"].get(uid, [])]
+    c = combat(state)
+    assert c is not None
+    role = opts["role"]
+    if legal:
+        # the current position decides (units retreated first may fill a hex, 9.74)
+        legal = retreat.legal_paths(
+            state, state.units[uid], int(opts["steps"]), c["origin"][uid], _forbidden(state, role)
+        )
+    if not path and legal:
+        raise Rejected(
+            f"{uid} can retreat (e.g. {' '.join(legal[0])}): give its path of "
+            f"{opts['steps']} hex(es)",
+            "AGS 9.73",
+        )
+    if path and path not in legal:
+        raise Rejected(
+            f"{uid} may not retreat by {' '.join(path)}: {_why_not(legal, opts)}",
+            "AGS 9.71, 9.73, 9.74, 9.78",
+        )
+    ctx.emit("retreat_chosen", side=side, unit=uid)
+    if path:
+        ctx.emit("retreated", side=side, unit=uid, path=list(path))
+    else:
+        # K140: no legal path -- the unit is eliminated (9.71, 9.74)
+        scoring.eliminated(ctx, ctx.state.units[uid], isolated=uid in c["isolated"])
+    d = _decision(ctx.state, side, "losses_or_retreat")
+    left = [
+        u
+        for u in d.options["units"]
+        if ctx.state.units[u].on_map and u not in d.options.get("retreated", [])
+    ]
+    if not left:
+        ctx.emit("decision_closed", side=side, decision="losses_or_retreat", answer="retreat")
+        proceed(ctx, "attacker" if role == "defender" else "advance")
+
+
+def _why_not(legal: list[tuple[HexId, ...]], opts: dict[str, Any]) -> str:
+    n = opts["steps"]
+    if not legal:
+        return (
+            "it has no legal retreat; give `retreat UNIT` without hexes and it is eliminated (K140)"
+        )
+    return f"a retreat of exactly {n} hex(es), each further from its hex, e.g. {' '.join(legal[0])}"
+
+
+# --- advance after combat (9.8) -------------------------------------------------------------
+
+
+def advance_limits(state: GameState) -> dict[HexId, tuple[int, list[list[HexId]]]]:
+    """Vacated defending hexes -> (how far, the paths of retreat from it) (9.81, 9.84,
+    9.85; A26: a hex emptied by eliminations allows two hexes)."""
+    c = combat(state)
+    assert c is not None
+    out: dict[HexId, tuple[int, list[list[HexId]]]] = {}
+    for h in c["hexes"]:
+        if any(u.side != c["side"] for u in state.units_at(h)):
+            continue  # still held
+        paths = [p for uid, p in c.get("retreats", {}).items() if c["origin"][uid] == h]
+        if paths:
+            out[h] = (max(len(p) for p in paths), paths)
+        else:
+            out[h] = (2, [])
+    return out
+
+
+def _offer_advance(ctx: Ctx) -> None:
+    state = ctx.state
+    c = combat(state)
+    assert c is not None
+    movers = [
+        u.id for u in affected(state, "attacker") if u.hex == c["origin"][u.id]
+    ]  # 9.68: those still in their original hex
+    limits = advance_limits(state)
+    if c["engaged"] or not movers or not limits:
+        ctx.emit("combat_closed", side=c["side"])
+        return
+    ctx.emit(
+        "decision_opened",
+        side=c["side"],
+        decision="advance",
+        options={"units": movers, "hexes": {h: n for h, (n, _) in limits.items()}},
+        rule="AGS 9.8",
+    )
+
+
+def answer_advance(ctx: Ctx, side: str, units: tuple[str, ...], path: tuple[HexId, ...]) -> None:
+    state = ctx.state
+    d = _decision(state, side, "advance")
+    if d is None:
+        raise Rejected("there is no advance after combat to make now", "AGS 9.8")
+    for uid in units:
+        if uid not in d.options["units"]:
+            raise Rejected(
+                f"{uid} may not advance: only attackers still in their hexes", "AGS 9.68, 9.81"
+            )
+    problem = advance_problem(state, side, units, path)
+    if problem is not None:
+        raise Rejected(problem, "AGS 9.82, 9.84, 9.85")
+    ctx.emit("advanced", side=side, units=list(units), path=list(path))
+    left = [u for u in d.options["units"] if u not in units]
+    ctx.emit("decision_closed", side=side, decision="advance", answer="advance")
+    if left and advance_limits(ctx.state):
+        ctx.emit(
+            "decision_opened",
+            side=side,
+            decision="advance",
+            options={**d.options, "units": left},
+            rule="AGS 9.8",
+        )
+    else:
+        ctx.emit("combat_closed", side=side)
+
+
+def advance_problem(
+    state: GameState, side: str, units: tuple[str, ...], path: tuple[HexId, ...]
+) -> str | None:
+    from engine.ags import stacking
+
+    limits = advance_limits(state)
+    if not path or path[0] not in limits:
+        return f"the advance must begin in the vacated hex ({', '.join(sorted(limits))})"
+    n, paths = limits[path[0]]
+    if len(path) > n:
+        return f"at most {n} hex(es) from {path[0]}"
+    b = game.board(state)
+    if len(path) > 1:
+        if paths and not any(list(path[1:]) == p[1 : len(path)] for p in paths):
+            return "the advance must follow the enemy's path of retreat"
+        if not paths and (not b.grid.adjacent(path[0], path[1]) or b.blocked(path[1])):
+            return "the second hex must be adjacent to the first"
+        if side == "soviet" and any(h in game.enemy_zoc(state, side) for h in path[:-1]):
+            return "an advancing Soviet unit stops on entering a German zone of control"
+        foes = game.hexes_of(state, game.enemy(side))
+        if any(h in foes for h in path):
+            return "an advance never enters an enemy unit"
+    here = [game.spec(state, x.id) for x in state.units_at(path[-1]) if x.id not in units]
+    if stacking.stack_problem([*here, *(game.spec(state, u) for u in units)]) is not None:
+        return f"{path[-1]} would be over-stacked (AGS 7.0)"
+    return None
+
+
+def decline(ctx: Ctx, side: str) -> None:
+    if _decision(ctx.state, side, "advance") is None:
+        raise Rejected("there is nothing to pass on now", "AGS 9.83")
+    ctx.emit("decision_closed", side=side, decision="advance", answer="pass")
+    ctx.emit("combat_closed", side=side)

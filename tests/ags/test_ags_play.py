@@ -1,0 +1,174 @@
+"""AGS Korsun played through the rule-system interface (issue #19): registration, the
+sequence of play (AGS 4.2, AGS-K 19.11), movement and zones of control (AGS 5.2, 8.2),
+combat on the CRT with the owner's loss-or-retreat choice (AGS 9.66-9.68), retreat (9.7)
+and advance (9.8), reinforcements (AGS-K 26.1), weather and air points (20.1, 19.8),
+victory points (27.x), a game played to its end by the deadline defaults, replay, the
+fuzzer's invariants."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from bot import fuzz
+from bot import systems as bot_systems
+from engine import orders as o
+from engine import systems
+from engine.core import Applied, Rejection
+from engine.model import Setup
+from engine.record import GameRecord
+from engine.view import view, visible_events
+from scenarios import list_scenarios, load_scenario
+
+
+@cache
+def korsun() -> Setup:
+    return load_scenario("ags-korsun")
+
+
+def _ok(rec: GameRecord, side: str, order: o.Order) -> Applied:
+    r = rec.submit(side, order)
+    assert isinstance(r, Applied), r
+    return r
+
+
+def _refused(rec: GameRecord, side: str, order: o.Order) -> Rejection:
+    r = rec.submit(side, order)
+    assert isinstance(r, Rejection), r
+    return r
+
+
+def test_ags_korsun_is_listed_and_played_by_the_ags_system() -> None:
+    info = {i.id: i for i in list_scenarios()}["ags-korsun"]
+    assert info.turns == 13  # AGS-K 19.12
+    setup = korsun()
+    assert systems.of(setup).id == "ags" and bot_systems.get("ags").describer is not None
+    rec = GameRecord(setup, 1)
+    assert rec.state.ext["weather"] == "snow" and rec.state.ext["air"] == {"soviet": 0, "german": 0}
+    assert set(rec.state.ext["active_hqs"]) >= {"s-hq-5gdtk", "s-hq-2tk"}  # AGS-K 23.12
+    assert len(rec.state.ext["active_hqs"]) == 3  # 23.11: three on turns 1-3
+    assert rec.system.phase(rec.state).title == "the Soviet Initial Movement Phase, turn 1"
+    assert rec.system.awaited_sides(rec.state) == ["soviet"]  # AGS-K 19.11
+    assert setup.results.date(13).isoformat() == "1944-02-19"
+
+
+def test_a_unit_stops_on_entering_an_enemy_zone_and_may_not_leave_it() -> None:
+    rec = GameRecord(korsun(), 1)
+    rules = rec.system
+    reach = rules.legal_moves(rec.state, "s-rd-58")  # 0313, behind the line
+    stops = {h for h, r in reach.items() if r.stops}
+    assert "0314" in stops  # AGS 5.23: it stops there
+    assert not any(h in stops for r in reach.values() for h in r.path[:-1])
+    assert all(r.cost <= 5 for r in reach.values() if len(r.path) > 1)  # 5.11
+    # 5.24: a unit in an enemy-controlled hex at the start may not move
+    assert rules.why_immobile(rec.state, "s-gd-cd-1") is not None
+    r = _refused(rec, "soviet", o.Move(units=("s-gd-cd-1",), path=("0412",)))
+    assert "AGS 5.24" in str(r)
+    r = _refused(rec, "soviet", o.Move(units=("s-rd-58",), path=("0513",)))  # a German stack
+    assert "enemy unit" in str(r) and "5.22" in r.rule
+    r = _refused(rec, "german", o.Move(units=("g-2-16",), path=("0215",)))
+    assert "AGS 4.1" in str(r)
+
+
+def test_an_attack_resolves_on_the_crt_and_the_defender_chooses_losses() -> None:
+    rec = GameRecord(korsun(), 1, dice=(1,))
+    _ok(rec, "soviet", o.Done())
+    assert rec.system.phase(rec.state).kind == "combat"
+    r = _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
+    resolved = next(e for e in r.events if e.kind == "combat_resolved").data
+    assert (resolved["column"], resolved["die"], resolved["result"]) == ("1-1", 1, "-/1")
+    (d,) = rec.state.pending
+    assert d.side == "german" and d.kind == "losses_or_retreat" and d.options["steps"] == 1
+    assert rec.system.awaited_sides(rec.state) == ["german"]
+    _refused(rec, "soviet", o.Done())  # the German decision first
+    r2 = _refused(rec, "german", o.Losses(units=("g-4-6", "g-64-16")))  # 9.67: one step
+    assert "AGS 9.66" in str(r2) and "A27" in str(r2)
+    _ok(rec, "german", o.Losses(units=("g-4-6",)))
+    assert rec.state.units["g-4-6"].cel == 1
+    # the hex is still held: no advance; the attackers may not attack again (9.14)
+    assert not rec.state.pending and "combat" not in rec.state.ext
+    r3 = _refused(rec, "soviet", o.Attack(units=("s-gd-cd-1",), target="0513"))
+    assert "AGS 9.14" in str(r3)
+
+
+def test_a_retreat_is_all_units_the_full_distance_and_the_attacker_may_advance() -> None:
+    rec = GameRecord(korsun(), 1, dice=(1,))
+    _ok(rec, "soviet", o.Done())
+    _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
+    r = _refused(rec, "german", o.Retreat(unit="g-4-6", path=("0514", "0515")))
+    assert "AGS 9.71" in str(r)  # exactly one hex (9.73)
+    _ok(rec, "german", o.Retreat(unit="g-4-6", path=("0514",)))
+    r = _refused(rec, "german", o.Losses(units=("g-64-16",)))  # 9.66: never a mix
+    assert "never a mix" in str(r)
+    _ok(rec, "german", o.Retreat(unit="g-64-16", path=("0613",)))
+    (d,) = rec.state.pending
+    assert d.side == "soviet" and d.kind == "advance" and d.options["hexes"] == {"0513": 1}
+    r = _refused(rec, "soviet", o.Pursue(unit="s-gd-cd-1", path=("0513", "0514")))
+    assert "AGS 9.8" in str(r)
+    _ok(rec, "soviet", o.Pursue(unit="s-gd-cd-1", path=("0513",)))
+    assert rec.state.units["s-gd-cd-1"].hex == "0513"
+    _ok(rec, "soviet", o.Pass())
+    assert not rec.state.pending
+    assert rec.rebuild().snapshot() == rec.state.snapshot()
+
+
+def test_an_eliminated_german_unit_scores_for_the_soviet_player() -> None:
+    rec = GameRecord(korsun(), 1, dice=(1,))
+    _ok(rec, "soviet", o.Done())
+    _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
+    before = rec.state.units["g-4-6"].cel
+    steps = ("g-4-6",) * 1
+    _ok(rec, "german", o.Losses(units=steps))
+    assert rec.state.units["g-4-6"].cel == before - 1
+    assert rec.system.victory_points(rec.state) == {"soviet": 0, "german": 0}
+
+
+def _play_by_defaults(rec: GameRecord, limit: int = 3000) -> int:
+    n = 0
+    while not rec.state.over and n < limit:
+        side = rec.system.awaited_sides(rec.state)[0]
+        order = rec.system.next_default(rec.state, side)
+        assert order is not None, "liveness"
+        _ok(rec, side, order)
+        n += 1
+    return n
+
+
+def test_a_game_played_to_its_end_by_the_deadline_defaults_replays_identically() -> None:
+    rec = GameRecord(korsun(), 7)
+    _play_by_defaults(rec)
+    s = rec.state
+    assert s.over and s.turn == 13 and s.result is not None
+    assert s.result["level"] and "AGS-K 27.3" in s.result["why"]
+    # reinforcements entered on their turns (AGS-K 26.1, 26.2)
+    assert s.units["s-gd-tc-11"].on_map and s.units["s-gd-tc-11"].arrives is None
+    assert all(u.arrives is None for u in s.units.values())
+    assert rec.rebuild().snapshot() == s.snapshot()
+    kinds = [e for e in rec.events if e.kind == "turn_started"]
+    assert [e.data["weather"] for e in kinds][3] == "mud"  # AGS-K 20.1: turn 4
+    assert kinds[3].data["air"] == {"soviet": 3, "german": 3}  # 19.8
+    assert [len(e.data["active_hqs"]) for e in kinds][6] == 1  # 23.11: turns 7-10
+    lines = bot_systems.get("ags").describer.lines(visible_events(rec.events, "german", s))
+    assert any("Game-Turn 4" in x for x in lines) and "The game is over" in lines[-1]
+
+
+def test_nothing_is_hidden_in_ags() -> None:
+    rec = GameRecord(korsun(), 1)
+    for viewer in ("soviet", "german", "spectator"):
+        v = view(rec.state, viewer)
+        assert all(u.known == "full" for u in v.units)
+    assert rec.system.perturbed(rec.state, "soviet") == (rec.state, [])
+
+
+def test_the_fuzzer_plays_ags_with_its_invariants(tmp_path: Path) -> None:
+    report = fuzz.play_game(korsun(), 3, max_inputs=250, player=fuzz.RandomPlayer(), out=tmp_path)
+    assert report.failure is None, report.failure
+
+
+@pytest.mark.parametrize("bad", ["0515"])
+def test_reinforcements_enter_only_their_area_on_their_turn(bad: str) -> None:
+    rec = GameRecord(korsun(), 1)
+    r = _refused(rec, "soviet", o.Enter(units=("s-gd-tc-11",), where=bad))
+    assert "AGS-K 26.1" in str(r) or "AGS-K 26.0" in str(r)
