@@ -356,3 +356,36 @@ async def test_issue_20_divisions_play_apart_and_stand_apart(tmp_path: Path) -> 
         assert len(await ref.leagues.table(s, "A")) == 4
     finally:
         await ref.close()
+
+
+async def test_issue_20_a_campaign_season_chains_its_scenarios(tmp_path: Path) -> None:
+    """A season playing the campaign the-retreat -> deblockade: when the first game ends,
+    the second is created from deblockade with what carried over (announced line by
+    line); after the last, the pairing's result is the campaign score's."""
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        with pytest.raises(Refusal, match="no shipped campaign"):
+            await _season(ref, 2, campaign="nope")
+    finally:
+        await ref.close()
+    ref = await Referee.open(tmp_path / "k2.db", opponents=None)
+    try:
+        season = await _season(ref, 2, campaign="the-retreat-deblockade")
+        await ref.leagues.start(MOD, season)
+        (p,) = await ref.store.pairings(season)
+        first = await ref.game(str(p.game))
+        assert first.setup.id == "the-retreat"
+        out = await ref.mod(MOD, first.id, "end german agreed")
+        said = "\n".join(r.text for r in out)
+        assert "game 2 of the campaign, deblockade" in said and "carried over:" in said
+        (p,) = await ref.store.pairings(season)
+        second = await ref.game(str(p.game))
+        assert second.id != first.id and second.setup.id == "deblockade"
+        assert second.row.scenario == "inline" and p.result is None
+        out = await ref.mod(MOD, second.id, "end german agreed")
+        said = "\n".join(r.text for r in out)
+        assert "the campaign is over" in said
+        (p,) = await ref.store.pairings(season)
+        assert p.result is not None and p.result["score"][p.sides["german"]] == 1.0
+    finally:
+        await ref.close()

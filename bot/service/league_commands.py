@@ -16,7 +16,9 @@ USAGE = """League commands:
   league season LEAGUE NAME [FORMAT] [SCENARIO] [rounds N] [unrated] [deadline HOURS]
                [forfeit N] [bids]              open a season; FORMAT: {formats}; a side
                                                forfeits after N deadlines missed in a game;
-                                               bids: sides settled by sealed VP bids
+                                               bids: sides settled by sealed VP bids;
+               [campaign ID]                   each pairing plays the campaign's chain
+                                               (e.g. the-retreat-deblockade)
   league bid SEASON PAIRING SIDE VP            a sealed bid: the side you want, the VPs you
                                                would give your opponent for it
   league join SEASON [PLAYER]                  sign up (before the season starts); organisers
@@ -105,6 +107,7 @@ async def _season(desk: LeagueDesk, caller: Caller, args: list[str]) -> list[Rep
     fmt, scenario, rounds, rated, hours = "round-robin", "demo-steblev", None, True, None
     forfeit = 0
     bids = False
+    campaign: str | None = None
     i = 0
     while i < len(rest):
         w = rest[i]
@@ -124,6 +127,9 @@ async def _season(desk: LeagueDesk, caller: Caller, args: list[str]) -> list[Rep
             rated = False
         elif low == "bids":
             bids = True
+        elif low == "campaign" and i + 1 < len(rest):
+            campaign = rest[i + 1]
+            i += 1
         elif low in _scenario_ids() and name:  # the name's first word may be anything
             scenario = low
         else:
@@ -140,6 +146,7 @@ async def _season(desk: LeagueDesk, caller: Caller, args: list[str]) -> list[Rep
         deadline_hours=hours,
         forfeit_after=forfeit,
         bids=bids,
+        campaign=campaign,
     )
 
 

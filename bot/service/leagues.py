@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.league.bids import Bid, resolve_bids
+from bot.league.campaign import StageOutcome, campaign_score
+from bot.league.carry_over import CampaignError, load_campaign, stage_scenario
 from bot.league.glicko2 import PROVISIONAL_RD
 from bot.league.ladder import REACH, can_challenge, challengeable, ladder_after_result
 from bot.league.ladder import challenge as ladder_challenge
@@ -145,8 +147,15 @@ class LeagueDesk:
         deadline_hours: float | None = None,
         forfeit_after: int = 0,
         bids: bool = False,
+        campaign: str | None = None,
     ) -> list[Reply]:
         league = await self._league(caller, league_id)
+        if campaign:  # a chain of scenarios (bot/league/campaign.py): the first is played first
+            try:
+                chain = load_campaign(campaign).campaign
+            except CampaignError as e:
+                raise Refusal(str(e)) from None
+            scenario = chain.stages[0].scenario
         self._organiser(league, caller)
         if format not in FORMATS:
             raise Refusal(f"the formats are {', '.join(FORMATS)}; not '{numbers.shown(format)}'")
@@ -156,7 +165,9 @@ class LeagueDesk:
             raise Refusal(f"a {league.system} scenario, one of: {', '.join(allowed)}")
         if format == "swiss" and not (rounds and 1 <= rounds <= 20):
             raise Refusal("a Swiss needs its number of rounds, 1 to 20 (e.g. rounds 5)")
-        settings = {"scenario": scenario, "rated": rated, "round": 0}
+        settings: dict[str, Any] = {"scenario": scenario, "rated": rated, "round": 0}
+        if campaign:
+            settings["campaign"] = campaign
         if rounds:
             settings["rounds"] = rounds
         if deadline_hours:
@@ -179,6 +190,7 @@ class LeagueDesk:
             + (f", {rounds} rounds" if rounds else "")
             + (", rated" if rated else ", unrated")
             + (", sides by VP bids" if bids else "")
+            + (f", the campaign {campaign}" if campaign else "")
             + f". Sign up with `league join {row.id}`."
         )
         return [Reply("caller", text, kind="result"), _announce(text, row.channel)]
@@ -497,6 +509,9 @@ class LeagueDesk:
         p: PairingRow,
         caller: Caller,
         names: dict[str, str],
+        *,
+        stage_data: dict[str, Any] | None = None,
+        stage_name: str = "",
     ) -> tuple[str, list[Reply]]:
         from bot.store import Store
 
@@ -511,11 +526,15 @@ class LeagueDesk:
         # the seed: 63 secure random bits, never a moderator's (seed=None, engine/dice.py)
         handicap = (season.settings.get("handicaps") or {}).get(p.key)
         data = None
-        if handicap:  # a VP bid paid: the scenario with its victory handicap (K134)
+        if stage_data is not None:  # a campaign's next game, with what carried over
+            data = stage_data
+        elif handicap:  # a VP bid paid: the scenario with its victory handicap (K134)
             data = scenario_data(p.scenario)
+        if handicap and data is not None:
             data.setdefault("victory", {})["handicap"] = dict(handicap)
         scen = p.scenario if data is None else "inline"
-        row = await ref._new_row(organiser, scen, f"{season.name} {p.key}", None, settings, data)
+        title = f"{season.name} {p.key}" + (f" ({stage_name})" if stage_name else "")
+        row = await ref._new_row(organiser, scen, title, None, settings, data)
         seats = [Store.seat_join(row.id, league.created_by, "league", "moderator", "", 0)]
         for side, user in p.sides.items():
             seats.append(Store.seat_join(row.id, user, names.get(user, user), "player", side, 0))
@@ -575,9 +594,77 @@ class LeagueDesk:
         if season is None or league is None:
             return []
         result = g.settings.get("result") or g.state.result or {}
+        if season.settings.get("campaign"):
+            return await self._campaign_stage_over(league, season, p, g, result.get("winner"), how)
         r = self._result(league, season, p, g, result.get("winner"), how)
         await self.store.set_pairing(season.id, p.key, game=g.id, result=_result_json(r))
         return await self._round_complete(league, season)
+
+    async def _campaign_stage_over(
+        self,
+        league: LeagueRow,
+        season: SeasonRow,
+        p: PairingRow,
+        g: LiveGame,
+        winner: str | None,
+        how: str,
+    ) -> list[Reply]:
+        """A campaign game ended: its outcome is kept, then the next game of the chain is
+        created with what carries over (said line by line), or, after the last, the
+        pairing's result is the campaign's (its leader wins; the margin is in campaign
+        points). A resignation or a forfeit ends the whole campaign for that pairing, lost;
+        a moderator's end of a game (a draw agreed, say) lets the chain go on."""
+        chain = load_campaign(str(season.settings["campaign"])).campaign
+        games = dict(season.settings.get("campaign_games") or {})
+        done = [*games.get(p.key, []), g.id]
+        games[p.key] = done
+        settings = season.settings | {"campaign_games": games}
+        await self.store.set_season(season.id, status=season.status, settings=settings)
+        season = SeasonRow(**{**season.__dict__, "settings": settings})
+        outcomes = []
+        for gid in done:
+            played = await self.ref.game(gid)
+            res = played.settings.get("result") or played.state.result or {}
+            vp = played.system.victory_points(played.state) or {}
+            outcomes.append(
+                StageOutcome(
+                    played.state.setup.id, {k: float(v) for k, v in vp.items()}, res.get("winner")
+                )
+            )
+        names = {e.user_id: e.display for e in await self.store.entrants(season.id)}
+        going_on = how in ("played", "moderator")  # a resignation or forfeit ends it all
+        if len(done) < len(chain.stages) and going_on:
+            try:
+                data, said = stage_scenario(chain, len(done) + 1, g.state)
+            except CampaignError as e:  # the carried set-up does not load: said, and ended
+                return [
+                    _announce(
+                        f"Season {season.id}, {p.key}: the campaign cannot go on: {e}",
+                        season.channel,
+                    )
+                ]
+            nxt = chain.stages[len(done)].scenario
+            row = PairingRow(season.id, p.key, p.round, dict(p.sides), nxt, None, None)
+            organiser = Caller(
+                league.created_by, "league", guild=league.guild, channel=season.channel
+            )
+            gid, replies = await self._create_game(
+                league, season, row, organiser, names, stage_data=data,
+                stage_name=f"game {len(done) + 1}: {nxt}",
+            )  # fmt: skip
+            head = f"Season {season.id}, {p.key}: game {len(done) + 1} of the campaign"
+            lines = [f"{head}, {nxt}, is game {gid}; carried over:"]
+            lines += [f"  {x}" for x in said] or ["  nothing"]
+            return [_announce("\n".join(lines), season.channel), *replies]
+        score = campaign_score(chain, outcomes)
+        lead = score.leader if going_on else winner
+        r = self._result(league, season, p, g, lead, how)
+        pts = sorted(score.points.values(), reverse=True)
+        if going_on and len(pts) == 2:
+            r = dataclasses.replace(r, margin=float(pts[0] - pts[1]))
+        await self.store.set_pairing(season.id, p.key, game=g.id, result=_result_json(r))
+        text = "\n".join([f"Season {season.id}, {p.key}: the campaign is over.", *score.lines])
+        return [_announce(text, season.channel), *await self._round_complete(league, season)]
 
     def _result(
         self,

@@ -89,6 +89,7 @@ class LeagueGroup(app_commands.Group):
         deadline_hours="hours for each step of play (none: no deadlines)",
         forfeit_after="deadlines missed in one game before its side forfeits (0: never)",
         bids="players settle each game's sides by sealed VP bids",
+        campaign="a campaign: each pairing plays its chain of scenarios",
     )
     @app_commands.choices(format=FORMAT_CHOICES)
     @app_commands.autocomplete(league=_leagues)
@@ -105,6 +106,7 @@ class LeagueGroup(app_commands.Group):
         deadline_hours: app_commands.Range[int, 1, 720] | None = None,
         forfeit_after: app_commands.Range[int, 0, 20] = 0,
         bids: bool = False,
+        campaign: str | None = None,
     ) -> None:
         hours = float(deadline_hours) if deadline_hours else None
         await _run(
@@ -112,6 +114,7 @@ class LeagueGroup(app_commands.Group):
             lambda d, c: d.create_season(
                 c, league, name, format=format, scenario=scenario, rounds=rounds, rated=rated,
                 deadline_hours=hours, forfeit_after=forfeit_after, bids=bids,
+                campaign=campaign,
             ),
         )  # fmt: skip
 
