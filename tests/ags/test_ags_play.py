@@ -172,3 +172,61 @@ def test_reinforcements_enter_only_their_area_on_their_turn(bad: str) -> None:
     rec = GameRecord(korsun(), 1)
     r = _refused(rec, "soviet", o.Enter(units=("s-gd-tc-11",), where=bad))
     assert "AGS-K 26.1" in str(r) or "AGS-K 26.0" in str(r)
+
+
+def test_k140_a_unit_with_no_legal_retreat_is_eliminated() -> None:
+    rec = GameRecord(korsun(), 1, dice=(1,))
+    _ok(rec, "soviet", o.Done())
+    _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
+    rules = rec.system
+    # a still life: Soviet units in both hexes the Germans could retreat to (AGS 9.71)
+    state = rec.state.clone()
+    state.units["s-rd-58"].hex, state.units["s-rd-6"].hex = "0514", "0613"
+    r = rules.apply(state, "german", o.Retreat(unit="g-4-6", path=("0514",)))
+    assert isinstance(r, Rejection) and "K140" in str(r)
+    r2 = rules.apply(state, "german", o.Retreat(unit="g-4-6", path=()))
+    assert isinstance(r2, Applied)
+    assert [e.kind for e in r2.events if e.kind == "unit_eliminated"] == ["unit_eliminated"]
+    assert r2.state.ext["vp"]["soviet"] == 6  # AGS-K 27.1: a panzergrenadier regiment, "other"
+    # where a path exists, holding is refused (AGS 9.73)
+    r3 = rules.apply(rec.state, "german", o.Retreat(unit="g-4-6", path=()))
+    assert isinstance(r3, Rejection) and "AGS 9.73" in str(r3)
+
+
+def test_k141_a_move_may_not_end_over_stacked() -> None:
+    rec = GameRecord(korsun(), 1)
+    rules = rec.system
+    corps = {u.hex: u.id for u in rec.state.on_map("soviet") if u.id.startswith("s-gd-tc")}
+    for u in rec.state.on_map("soviet"):
+        hit = [h for h in rules.legal_moves(rec.state, u.id) if h in corps]
+        if hit and not u.id.startswith("s-hq"):
+            r = _refused(rec, "soviet", o.Move(units=(u.id,), path=(hit[0],)))
+            assert "AGS 7.0" in str(r) and "K141" in str(r) and "AGS-K 24.12" in str(r)
+            return
+    pytest.fail("no Soviet unit can reach a corps")
+
+
+def test_the_service_starts_ags_korsun_against_the_built_in_player(tmp_path: Path) -> None:
+    import asyncio
+
+    from bot.service import Caller, Referee
+
+    alice = Caller("u-alice", "Alice", guild="g1", channel="c1")
+
+    async def go() -> None:
+        ref = await Referee.open(tmp_path / "kessel.db")
+        try:
+            out = await ref.new_game(alice, "ags-korsun", seed=1, side="soviet")
+            gid = out[0].game
+            assert gid is not None
+            await ref.seat_ai(alice, gid, "german")
+            for _ in range(3):  # the Soviet player-turn; the German one by the defaults
+                await ref.orders(alice, gid, "done")
+            g = await ref.game(gid)
+            assert g.state.turn == 2 and g.awaited() == ["soviet"]
+            log = "\n".join(r.text for r in await ref.history(alice, gid, limit=80))
+            assert "Game-Turn 2" in log and "German Initial Movement Phase" in log
+        finally:
+            await ref.close()
+
+    asyncio.run(go())
