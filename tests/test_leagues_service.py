@@ -389,3 +389,37 @@ async def test_issue_20_a_campaign_season_chains_its_scenarios(tmp_path: Path) -
         assert p.result is not None and p.result["score"][p.sides["german"]] == 1.0
     finally:
         await ref.close()
+
+
+async def test_issue_20_a_rollback_reopens_a_finished_game_and_takes_its_result_back(
+    tmp_path: Path,
+) -> None:
+    """A moderator's rollback of a league game the engine had finished puts it back into
+    play and takes its result out of the standings (audited); it is scored again when it
+    ends again."""
+    ref = await Referee.open(tmp_path / "k.db")  # the built-in opponents play
+    try:
+        await ref.leagues.create_league(MOD, "Cup")
+        (league,) = await ref.store.leagues("g")
+        await ref.leagues.create_season(MOD, league.id, "S")
+        (season,) = await ref.store.seasons(league.id)
+        await ref.leagues.join(MOD, season.id, "ai:One")
+        await ref.leagues.join(PLAYERS[0], season.id)
+        await ref.leagues.join(PLAYERS[1], season.id)
+        await ref.leagues.join(MOD, season.id, "ai:Two")
+        await ref.leagues.start(MOD, season.id)
+        bots = next(
+            p for p in await ref.store.pairings(season.id)
+            if p.round == 1 and all(u.startswith("ai:") for u in p.sides.values())
+        )  # fmt: skip
+        assert bots.result is not None and bots.result["how"] == "played"
+        g = await ref.game(str(bots.game))
+        assert g.status == "over"
+        await ref.mod(MOD, g.id, "rollback 5")
+        assert g.status == "active" and not g.state.over
+        (again,) = [p for p in await ref.store.pairings(season.id) if p.key == bots.key]
+        assert again.result is None
+        audit = await ref.store.league_audit(season.id)
+        assert audit[-1][2] == "reopened"
+    finally:
+        await ref.close()

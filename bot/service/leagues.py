@@ -543,6 +543,32 @@ class LeagueDesk:
         await self.store.set_pairing(season.id, p.key, game=g.id, result=None)
         return g.id, await ref._maybe_start(g, organiser)
 
+    async def reopen_refusal(self, g: LiveGame) -> str | None:
+        """Why a finished league game may not be rolled back into play: a later round
+        was paired from its result (a Swiss), or its season is over."""
+        p = await self.store.pairing_of_game(g.id)
+        season = None if p is None else await self.store.season(p.season)
+        if p is None or season is None:
+            return None
+        if season.status == "over":
+            return f"season {season.id} is over: its results stand (`league decide` corrects one)"
+        later = [x for x in await self.store.pairings(season.id) if x.round > p.round and x.game]
+        if season.format == "swiss" and later:
+            return (
+                f"round {p.round + 1} of season {season.id} was paired from this result: "
+                "an organiser's `league decide` corrects it instead"
+            )
+        return None
+
+    async def reopened(self, g: LiveGame, caller: Caller) -> None:
+        """A rolled-back league game plays on: its result is taken back (audited)."""
+        p = await self.store.pairing_of_game(g.id)
+        if p is None or p.result is None:
+            return
+        said = {"pairing": p.key, "outcome": "rolled back into play", "was": p.result}
+        audit = (p.season, self.ref.clock(), caller.id, "reopened", said)
+        await self.store.set_pairing(p.season, p.key, game=g.id, result=None, audit=audit)
+
     async def rated(self, game_id: str) -> bool:
         """Whether a game is a rated league game (its seed is then nobody's to see before
         the end, issue #20)."""

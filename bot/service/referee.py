@@ -995,6 +995,14 @@ class Referee:
         trial = _copy_record(g)
         del trial.entries[keep:]
         trial.state = await asyncio.to_thread(trial.rebuild)
+        # a finished game rolled back before its end runs again, and its result goes
+        # (a league re-scores it: issue #20); one ended by resignation or `end` keeps it
+        reopen = g.status == "over" and g.state.over and not trial.state.over
+        if reopen:
+            refused = await self.leagues.reopen_refusal(g)
+            if refused is not None:
+                raise Refusal(refused)
+        settings = {k: v for k, v in g.settings.items() if k != "result"}
         await self._write(
             g,
             [
@@ -1003,8 +1011,12 @@ class Referee:
                 )
             ],
             deadline=self._deadline_for(g, trial.state),
+            **({"status": "active", "settings": settings} if reopen else {}),
         )
         g.record = trial
+        if reopen:
+            g.row = replace(g.row, status="active", settings=settings)
+            await self.leagues.reopened(g, caller)
         text = (
             f"A moderator rolled game {g.id} back to event {trial.state.seq} "
             f"({dropped} inputs undone). Now: {g.where()}"
