@@ -423,3 +423,20 @@ async def test_issue_20_a_rollback_reopens_a_finished_game_and_takes_its_result_
         assert audit[-1][2] == "reopened"
     finally:
         await ref.close()
+
+
+async def test_issue_20_a_league_may_allow_only_some_scenarios(tmp_path: Path) -> None:
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        with pytest.raises(Refusal, match="not wb95 scenarios: nope"):
+            await ref.leagues.create_league(MOD, "Cup", scenarios=["nope"])
+        out = await ref.leagues.create_league(
+            MOD, "Steblev Cup", scenarios=["demo-steblev", "the-retreat"]
+        )
+        assert "scenarios: demo-steblev, the-retreat" in out[0].text
+        (league,) = await ref.store.leagues("g")
+        with pytest.raises(Refusal, match="the league plays demo-steblev, the-retreat"):
+            await ref.leagues.create_season(MOD, league.id, "S", scenario="deblockade")
+        await ref.leagues.create_season(MOD, league.id, "S", scenario="the-retreat")
+    finally:
+        await ref.close()

@@ -12,7 +12,8 @@ from engine import numbers
 
 USAGE = """League commands:
   league list                                  the leagues of this server and their seasons
-  league new NAME                              create a league (moderators)
+  league new NAME [system ID] [scenarios A,B]  create a league (moderators); its seasons
+                                               play only the scenarios listed, if given
   league season LEAGUE NAME [FORMAT] [SCENARIO] [rounds N] [unrated] [deadline HOURS]
                [forfeit N] [bids]              open a season; FORMAT: {formats}; a side
                                                forfeits after N deadlines missed in a game;
@@ -50,8 +51,17 @@ async def run(desk: LeagueDesk, caller: Caller, words: Sequence[str]) -> list[Re
     if verb == "list":
         return await desk.list(caller)
     if verb == "new":
-        _need(args, 1, "league new NAME")
-        return await desk.create_league(caller, " ".join(args))
+        _need(args, 1, "league new NAME [system ID] [scenarios ID,ID...]")
+        words, system, allowed = list(args), "wb95", ""
+        for key in ("system", "scenarios"):
+            if key in words[:-1]:
+                i = words.index(key)
+                value = words[i + 1]
+                del words[i : i + 2]
+                system, allowed = (value, allowed) if key == "system" else (system, value)
+        return await desk.create_league(
+            caller, " ".join(words), system=system, scenarios=allowed.split(",")
+        )
     if verb == "season":
         _need(args, 2, "league season LEAGUE NAME [FORMAT] [SCENARIO] [rounds N]")
         return await _season(desk, caller, args)

@@ -110,8 +110,15 @@ class LeagueDesk:
 
     # --- organising ------------------------------------------------------------------
     async def create_league(
-        self, caller: Caller, name: str, *, system: str = "wb95"
+        self,
+        caller: Caller,
+        name: str,
+        *,
+        system: str = "wb95",
+        scenarios: Sequence[str] = (),
     ) -> list[Reply]:
+        """A league of one rule system; `scenarios`, when given, are the only ones its
+        seasons may play."""
         if not caller.server_mod:
             raise Refusal("only the server's moderators create leagues")
         if not caller.guild:
@@ -124,12 +131,23 @@ class LeagueDesk:
             raise Refusal(
                 f"there is no rule system '{numbers.shown(system)}': {', '.join(sorted(systems))}"
             )
+        known = {s.id for s in list_scenarios() if _system_of(s) == system}
+        allowed = sorted({x.strip().lower() for x in scenarios if x.strip()})
+        wrong = [x for x in allowed if x not in known]
+        if wrong:
+            raise Refusal(
+                f"not {system} scenarios: {', '.join(wrong)}; the {system} scenarios are "
+                + ", ".join(sorted(known))
+            )
+        settings: dict[str, Any] = {"scenarios": allowed} if allowed else {}
         row = LeagueRow(
-            await self._new_id("l"), caller.guild, name, system, {}, caller.id, self.ref.clock()
-        )
+            await self._new_id("l"), caller.guild, name, system, settings, caller.id,
+            self.ref.clock(),
+        )  # fmt: skip
         await self.store.create_league(row)
+        plays = f"; scenarios: {', '.join(allowed)}" if allowed else ""
         text = (
-            f"League **{row.name}** ({row.id}, {system}) created; "
+            f"League **{row.name}** ({row.id}, {system}{plays}) created; "
             f"`league season {row.id} NAME` opens a season."
         )
         return [Reply("caller", text, kind="result"), _announce(text, caller.channel)]
@@ -160,9 +178,11 @@ class LeagueDesk:
         if format not in FORMATS:
             raise Refusal(f"the formats are {', '.join(FORMATS)}; not '{numbers.shown(format)}'")
         known = {s.id: s for s in list_scenarios()}
-        if scenario not in known or _system_of(known[scenario]) != league.system:
-            allowed = sorted(i for i, s in known.items() if _system_of(s) == league.system)
-            raise Refusal(f"a {league.system} scenario, one of: {', '.join(allowed)}")
+        allowed = list(league.settings.get("scenarios") or []) or sorted(
+            i for i, s in known.items() if _system_of(s) == league.system
+        )
+        if scenario not in allowed or scenario not in known:
+            raise Refusal(f"the league plays {', '.join(allowed)}; not '{numbers.shown(scenario)}'")
         if format == "swiss" and not (rounds and 1 <= rounds <= 20):
             raise Refusal("a Swiss needs its number of rounds, 1 to 20 (e.g. rounds 5)")
         settings: dict[str, Any] = {"scenario": scenario, "rated": rated, "round": 0}

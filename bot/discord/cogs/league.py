@@ -73,10 +73,19 @@ class LeagueGroup(app_commands.Group):
         await _run(interaction, lambda d, c: d.list(c))
 
     @app_commands.command(name="new", description="Create a league (server moderators)")
-    @app_commands.describe(name="the league's name", system="its rule system")
+    @app_commands.describe(
+        name="the league's name",
+        system="its rule system",
+        scenarios="the only scenarios its seasons may play, comma-separated (default: all)",
+    )
     @described()
-    async def new(self, interaction: Interaction, name: str, system: str = "wb95") -> None:
-        await _run(interaction, lambda d, c: d.create_league(c, name, system=system))
+    async def new(
+        self, interaction: Interaction, name: str, system: str = "wb95", scenarios: str = ""
+    ) -> None:
+        allowed = scenarios.split(",")
+        await _run(
+            interaction, lambda d, c: d.create_league(c, name, system=system, scenarios=allowed)
+        )
 
     @app_commands.command(name="season", description="Open a season of a league (organisers)")
     @app_commands.describe(
