@@ -39,6 +39,7 @@ from typing import Any
 from engine.hexgrid import Grid, HexId, Hexside, Layout, hex_id, hexside, normalize, parse_hex
 from scenarios.errors import ScenarioError
 from scenarios.roadpath import keep_to_banks
+from scenarios.seams import join_rivers
 from scenarios.tables import load_table
 from scenarios.yamlio import read_yaml_file
 
@@ -646,6 +647,7 @@ def build_joint(geo: dict[str, Any]) -> Built:
     m.holes = {h for h in Grid(cols=m.cols, rows=m.rows).all_hexes() if h not in on}
     m.edges = {e: sorted(hs) for e, hs in outer.items() if hs}
     _join_roads_at_seams(m, seams)
+    m.notes += join_rivers(m.grid, m.rivers, m.hexsides, seams)
     return m
 
 

@@ -153,8 +153,13 @@ def test_a_river_that_stops_short_of_a_place_is_reported() -> None:
     m = load_map("kursk-joint")
     assert mapchecks.rivers_at_places("kursk-joint", m, KURSK, "f") == []
     # the Seym as it was: the Kursk sheet's course only, ending at 2735 short of Solntsevo
-    seym_south = {s for s in m.hexsides if "river" in m.hexsides[s] and s[0] >= "2836"}
-    seym_south = {s for s in seym_south if int(s[0][2:]) in (36, 37) and s[0][:2] < "32"}
+    # (the Prokhorovka sheet's stretch and the seam's join, issue #18: every river
+    # hexside with a hex in rows 36-37 west of column 32)
+    seym_south = {
+        s
+        for s, f in m.hexsides.items()
+        if "river" in f and any(int(h[2:]) in (36, 37) and h[:2] < "32" for h in s)
+    }
     short = dataclasses.replace(
         m, hexsides={s: f for s, f in m.hexsides.items() if s not in seym_south}
     )
