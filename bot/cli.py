@@ -198,6 +198,9 @@ def _parser() -> argparse.ArgumentParser:
     rd.add_argument(
         "--supply", action="store_true", help="the viewer's lines of supply: reach and cuts"
     )
+    rd.add_argument(
+        "--legend", action="store_true", help="the map's full legend instead of the map"
+    )
     be = sub.add_parser("bench", help="time the engine and the renderer against the targets")
     be.add_argument("scenario", nargs="?", default="korsun-1944")
     be.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
@@ -507,6 +510,13 @@ def _render(args: argparse.Namespace) -> int:
         events = (
             visible_events(res.record.events, viewer, res.record.state) if args.events else None
         )
+        if args.legend:  # the map's legend as its own picture (#18, item 11)
+            from render import legend
+
+            png = to_png(legend(res.record.state, viewer))
+            _write(args.out, png, args.force, "legend picture")
+            print(f"{args.out}: {len(png) / 1024:.0f} KiB")
+            return 0
         img = snapshot(
             res.record.state,
             viewer,

@@ -212,6 +212,8 @@ def test_cli_render(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["render", "korsun-1944", "--box", "3010", "3414", "--out", str(out)]) == 0
     assert main(["render", "korsun-1944", "--view", "soviet", "--supply", "--out", str(out),
                  "--force"]) == 0  # fmt: skip
+    assert main(["render", "korsun-1944", "--legend", "--out", str(out), "--force"]) == 0
+    assert Image.open(out).size[0] <= 800  # the legend picture, not the map
     assert main(["render", "korsun-1944", "--around", "9999", "--out", str(out)]) == 1
     assert "not on the korsun map" in capsys.readouterr().err
     assert main(["render", "korsun-1944", "--view", "nobody", "--out", str(out)]) == 1
