@@ -21,6 +21,7 @@ from engine.hexgrid import HexIdError, normalize
 from engine.model import AIR_MISSION_WORDS
 from engine.numbers import is_whole
 from engine.orders import (
+    Activate,
     Air,
     Attack,
     Barrage,
@@ -46,6 +47,7 @@ from engine.orders import (
     Retreat,
     SetupChange,
     Strategic,
+    Unsupport,
     Withdraw,
 )
 
@@ -92,6 +94,8 @@ USAGE: dict[str, str] = {
     "reinforce": "reinforce UNIT from VS-UNIT",
     "repair": "repair UNIT [UNIT...]  or  repair none",
     "withdraw": "withdraw UNIT [UNIT...]",
+    "activate": "activate HQ [HQ...]  (AGS: the active Soviet HQs, 23.11)",
+    "unsupport": "unsupport UNIT [UNIT...]  (AGS: Supported markers removed, 24.22)",
     "place-if": "place-if HEX [HEX...]  (set-up step: improved fortifications, one per hex)",
     "fire": "fire UNIT [UNIT...] -> HEX  or  fire UNIT [UNIT...] -> HEX/HEX (a bridge)",
     "barrage": "barrage UNIT [UNIT...] -> HEX",
@@ -438,6 +442,14 @@ def _parse_withdraw(args: list[str]) -> Order:
     return Withdraw(units=_units("withdraw", args))
 
 
+def _parse_activate(args: list[str]) -> Order:
+    return Activate(units=_units("activate", args))
+
+
+def _parse_unsupport(args: list[str]) -> Order:
+    return Unsupport(units=_units("unsupport", args))
+
+
 def _parse_place_if(args: list[str]) -> Order:
     if not args:
         raise _need("place-if", "at least one hex")
@@ -618,6 +630,8 @@ _PARSERS: dict[str, Callable[[list[str]], Order]] = {
     "repair": _parse_repair,
     "withdraw": _parse_withdraw,
     "place-if": _parse_place_if,
+    "activate": _parse_activate,
+    "unsupport": _parse_unsupport,
     "hq": _parse_hq,
     "pass": _parse_pass,
     "done": _parse_done,
@@ -747,7 +761,7 @@ def format_order(order: Order) -> str:
         words += [*order.units, "->", order.target]
     elif isinstance(order, Reinforce):
         words += [order.unit, "from", order.source]
-    elif isinstance(order, Fortify | Strategic | Losses | Withdraw):
+    elif isinstance(order, Fortify | Strategic | Losses | Withdraw | Activate | Unsupport):
         words += order.units
         if isinstance(order, Strategic) and order.full:
             words.append("full")

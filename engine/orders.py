@@ -190,6 +190,22 @@ class PlaceIf(Order):
 
 
 @dataclass(frozen=True)
+class Activate(Order):
+    """`activate HQ [HQ ...]`: the HQs active this Game-Turn (AGS-K 23.11); the others are
+    inactive."""
+
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Unsupport(Order):
+    """`unsupport UNIT [UNIT ...]`: the corps whose Supported markers come off (AGS-K
+    24.22)."""
+
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Losses(Order):
     """`losses UNIT [UNIT ...]`: answer a losses decision, one CEL per listing."""
 
@@ -276,6 +292,8 @@ VERBS_BY_TYPE: dict[type[Order], str] = {
     Repair: "repair",
     Withdraw: "withdraw",
     PlaceIf: "place-if",
+    Activate: "activate",
+    Unsupport: "unsupport",
     Losses: "losses",
     Retreat: "retreat",
     Pursue: "pursue",

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.ags import air as air_power
+from engine.ags import command, game, results
 from engine.ags import crt as table
-from engine.ags import game, results
 from engine.ags.units import UnitSpec
 from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId
@@ -17,7 +18,12 @@ INFANTRY_INTEGRITY = ("infantry-regiment", "divisionsgruppe")  # AGS-K 19.56
 
 
 def check_attack(
-    state: GameState, side: str, units: tuple[str, ...], hexes: tuple[HexId, ...], air: int
+    state: GameState,
+    side: str,
+    units: tuple[str, ...],
+    hexes: tuple[HexId, ...],
+    air: int,
+    hq: tuple[str, ...] = (),
 ) -> tuple[list[UnitState], list[UnitState]]:
     """The attackers and defenders of a legal attack; Rejected citing the case if not."""
     if not units:
@@ -60,6 +66,9 @@ def check_attack(
                 )
             if not game.commanding_hqs(state, a, active_only=True):
                 raise Rejected(f"{a.id} is in command only of inactive HQs", "AGS-K 23.14")
+        command.charged_hq(state, attackers, hq)  # A40, AGS-K 23.2, 23.23
+    elif hq:
+        raise Rejected("German attacks name no HQ", "AGS 11.0")
     if air:
         if air != 1:
             raise Rejected("at most one air point per side in a combat", "AGS 14.13")
@@ -132,9 +141,24 @@ def infantry_integrity(state: GameState, defenders: list[UnitState], attacker: s
     return any(n >= 3 for n in by_hex.values())
 
 
-def attack(ctx: Ctx, side: str, units: tuple[str, ...], hexes: tuple[HexId, ...], air: int) -> None:
+def attack(
+    ctx: Ctx,
+    side: str,
+    units: tuple[str, ...],
+    hexes: tuple[HexId, ...],
+    air: int,
+    hq: tuple[str, ...] = (),
+) -> None:
+    """Declare the attack (with the HQ it is charged to, A40, and whether that HQ adds its
+    leadership, 11.37), let the defender answer with its air point (14.12), resolve."""
     state = ctx.state
-    attackers, defenders = check_attack(state, side, units, hexes, air)
+    attackers, defenders = check_attack(state, side, units, hexes, air, hq)
+    charged = command.charged_hq(state, attackers, hq) if side == "soviet" else None
+    led = (
+        charged is not None
+        and charged not in game.ext(state, "led", [])
+        and any(a.hex == state.units[charged].hex for a in attackers)
+    )
     ctx.emit(
         "attack_declared",
         side=side,
@@ -142,14 +166,40 @@ def attack(ctx: Ctx, side: str, units: tuple[str, ...], hexes: tuple[HexId, ...]
         hexes=list(hexes),
         defenders=[d.id for d in defenders],
         air=air,
+        hq=charged,
+        led=led,
     )
+    if not air_power.offer(ctx, side, list(hexes), air):
+        resolve(ctx, 0)
+
+
+def resolve(ctx: Ctx, defender_air: int) -> None:
+    """The declared attack at the instant of combat: strengths, odds column, die."""
     state = ctx.state
+    declared = state.ext["declared"]
+    side = str(declared["side"])
+    attackers = [state.units[i] for i in declared["attackers"]]
+    defenders = [state.units[i] for i in declared["defenders"]]
+    hexes = list(declared["hexes"])
+    air = int(declared["air"])
     lines: list[dict[str, Any]] = []
     total_a = 0
+    strengths: dict[str, int] = {}
     for a in attackers:
         s, why = unit_attack(state, a, game.in_supply(state, a))  # 12.22
         total_a += s
+        strengths[a.id] = s
         lines.append({"unit": a.id, "role": "attacker", "strength": s, "why": why})
+    charged = declared.get("hq")
+    in_results = list(attackers)
+    if charged and declared.get("led"):
+        added = command.leadership_added(state, charged, attackers, strengths)
+        if added is not None:
+            total_a += added[0]
+            lines.append(
+                {"unit": charged, "role": "attacker", "strength": added[0], "why": added[1]}
+            )
+            in_results.append(state.units[charged])  # 11.36: it shares the results
     total_d = 0
     combat_units = [d for d in defenders if not game.spec(state, d.id).is_hq]
     for d in defenders:
@@ -157,10 +207,18 @@ def attack(ctx: Ctx, side: str, units: tuple[str, ...], hexes: tuple[HexId, ...]
         total_d += s
         lines.append({"unit": d.id, "role": "defender", "strength": s, "why": why})
     total_d = max(1, total_d)
-    shift = air
+    shift = air - defender_air
     notes = []
+    if charged:
+        notes.append(f"coordinated by {charged} (A40)")
     if air:
         notes.append("attacker's air point: one column right (AGS 14.14)")
+    if defender_air:
+        notes.append(
+            "defender's air point: one column left (AGS 14.12, 14.14)"
+            if not air
+            else "defender's air point cancels the attacker's (AGS 14.14)"
+        )
     if infantry_integrity(state, defenders, side):
         shift -= 1
         notes.append(
@@ -191,5 +249,6 @@ def attack(ctx: Ctx, side: str, units: tuple[str, ...], hexes: tuple[HexId, ...]
         notes=notes,
         crt=crt.provenance,
         reconstructed=reconstructed,
+        defender_air=defender_air,
     )
-    results.begin(ctx, side, attackers, defenders, list(hexes), cell)
+    results.begin(ctx, side, in_results, defenders, hexes, cell)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from engine import orders as o
-from engine.ags import combat, game, moves, reinforcements, results, sequence
+from engine.ags import air, combat, command, game, moves, reinforcements, results, sequence
 from engine.ags.orders import awaited, done_refusal
 from engine.core import Rejected
 from engine.state import Decision, GameState
@@ -16,6 +16,8 @@ from engine.state import Decision, GameState
 def decision_defaults(state: GameState, d: Decision) -> list[o.Order]:
     """The default answers of a decision, best first: retreat where every unit can (a
     step is dearer than ground), else the steps; no advance."""
+    if d.kind == air.DEFENDER_AIR:
+        return air.defaults(state, d)
     if d.kind == "advance":
         return [o.Pass()]
     opts = d.options
@@ -80,6 +82,8 @@ def candidate_orders(
             out += _answers(state, d)
     if out:
         return out[:limit]
+    if side == "soviet":
+        out += command.candidates(state)  # AGS-K 23.11, 24.22
     for u in reinforcements.due(state, side):
         out += [o.Enter(units=(u.id,), where=h) for h in reinforcements.entry_hexes(state, u)[:3]]
     p = sequence.current(state)
@@ -113,6 +117,8 @@ def attacks(state: GameState, side: str) -> list[o.Attack]:
 
 
 def _answers(state: GameState, d: Decision) -> list[o.Order]:
+    if d.kind == air.DEFENDER_AIR:
+        return air.defaults(state, d)
     if d.kind == "advance":
         out: list[o.Order] = [o.Pass()]
         for h in sorted(d.options["hexes"]):

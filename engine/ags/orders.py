@@ -7,12 +7,23 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine import orders as o
-from engine.ags import combat, game, movement, moves, reinforcements, results, sequence, stacking
+from engine.ags import (
+    air,
+    combat,
+    command,
+    game,
+    movement,
+    moves,
+    reinforcements,
+    results,
+    sequence,
+    stacking,
+)
 from engine.core import Applied, Ctx, Rejected, Rejection
 from engine.hexgrid import HexId
-from engine.state import GameState
+from engine.state import Decision, GameState
 
-ANSWERS = (o.Losses, o.Retreat, o.Pursue, o.Pass)
+ANSWERS = (o.Losses, o.Retreat, o.Pursue, o.Pass, o.Air)
 
 
 def awaited(state: GameState) -> list[str]:
@@ -78,7 +89,20 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
         )
     if not deciding and side not in waiting:
         raise Rejected(f"it is not your phase: {sequence.title(state)}", "AGS 4.1, 5.21")
-    if isinstance(order, o.Losses):
+    mine = _own_decision(deciding, order)
+    if mine is not None:
+        air.answer(ctx, side, mine, order)
+    elif isinstance(order, o.Air):
+        raise Rejected(
+            "air points are given with an attack (`attack ... air 1`), or by the defender "
+            "when asked (`air 1 support-defence HEX`)",
+            "AGS 14.11, 14.12",
+        )
+    elif isinstance(order, o.Activate):
+        command.activate(ctx, order.units)
+    elif isinstance(order, o.Unsupport):
+        command.unsupport(ctx, order.units)
+    elif isinstance(order, o.Losses):
         results.answer_losses(ctx, side, order.units)
     elif isinstance(order, o.Retreat):
         results.answer_retreat(ctx, side, order.unit, order.path)
@@ -99,7 +123,9 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
             raise Rejected("attacks are made in your Combat Phase", "AGS 9.11, 5.26")
         if any(a != "1" for a in order.air) or len(order.air) > 1:
             raise Rejected("`air 1`: at most one air point per side in a combat", "AGS 14.13")
-        combat.attack(ctx, side, order.units, (order.target, *order.also), len(order.air))
+        combat.attack(
+            ctx, side, order.units, (order.target, *order.also), len(order.air), order.support
+        )
     elif isinstance(order, o.Done):
         why = done_refusal(state, side)
         if why is not None:
@@ -112,6 +138,14 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
             "losses, retreat, pursue, pass or done (docs/ags.md)"
         )
     return ctx.done()
+
+
+def _own_decision(deciding: list[Decision], order: o.Order) -> Decision | None:
+    """The defender's open air decision this order answers (`engine.ags.air`)."""
+    for d in deciding:
+        if d.kind == air.DEFENDER_AIR and isinstance(order, ANSWERS):
+            return d  # its own refusal names the answers it wants
+    return None
 
 
 def _move(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> None:

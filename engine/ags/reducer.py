@@ -2,7 +2,9 @@
 (engine/core.py). The system's own values are kept in `GameState.ext`:
 
 - `weather` ("snow"/"mud"), `air` ({side: points left this Game-Turn}), `active_hqs`,
-  `supported` (corps with a Supported marker), `vp` ({side: points});
+  `supported` (corps with a Supported marker), `vp` ({side: points}); `operations`
+  ({HQ: offensive operations this Game-Turn}, AGS-K 23.2); `led` (HQs that added their
+  leadership this phase, AGS 11.36, 11.37);
 - `out_of_supply`, `isolated`: the phasing side's units as judged at the start of the
   movement phase (A11); `fresh`: reinforcements in their first player-turn (AGS 15.0);
 - `stopped`: units that entered an enemy zone of control this phase (5.23, A24);
@@ -30,6 +32,8 @@ def _turn_started(s: GameState, d: dict[str, Any]) -> None:
         supported=list(d["supported"]),
     )
     s.ext.setdefault("vp", {"soviet": 0, "german": 0})
+    s.ext["operations"] = {}  # AGS-K 23.2: offensive operations per HQ this Game-Turn
+    s.ext.pop("supported_options", None)
 
 
 def _phase_started(s: GameState, d: dict[str, Any]) -> None:
@@ -37,6 +41,7 @@ def _phase_started(s: GameState, d: dict[str, Any]) -> None:
     for u in s.units.values():
         u.moved, u.fought, u.mp_spent = False, False, Fraction(0)
     s.ext["stopped"], s.ext["defended"] = [], []
+    s.ext["led"] = []  # HQs that added their leadership this phase (AGS 11.36, 11.37)
     if s.phase in (0, 3):  # a new player-turn
         s.ext["fresh"] = []
 
@@ -72,6 +77,32 @@ def _attack_declared(s: GameState, d: dict[str, Any]) -> None:
     s.ext.setdefault("defended", []).extend(d["hexes"])
     if d["air"]:
         s.ext["air"][d["side"]] -= int(d["air"])
+    s.ext["declared"] = dict(d)  # until it is resolved (AGS 14.12: the defender's air)
+    hq = d.get("hq")
+    if hq:  # AGS-K 23.2, A40
+        ops = s.ext.setdefault("operations", {})
+        ops[hq] = int(ops.get(hq, 0)) + 1
+        if d.get("led"):
+            s.ext.setdefault("led", []).append(hq)
+            s.units[hq].fought = True
+
+
+def _combat_resolved(s: GameState, d: dict[str, Any]) -> None:
+    s.ext.pop("declared", None)
+
+
+def _air_spent(s: GameState, d: dict[str, Any]) -> None:
+    s.ext["air"][d["side"]] -= int(d["points"])
+
+
+def _hqs_activated(s: GameState, d: dict[str, Any]) -> None:
+    s.ext["active_hqs"] = list(d["hqs"])
+
+
+def _supported_removed(s: GameState, d: dict[str, Any]) -> None:
+    opts = d["options"]
+    s.ext["supported"] = [u for u in opts["supported"] if u not in d["units"]]
+    s.ext["supported_options"] = dict(opts)  # the player may still choose (K161)
 
 
 def _combat_opened(s: GameState, d: dict[str, Any]) -> None:
@@ -149,7 +180,10 @@ HANDLERS: dict[str, Handler] = {
     "moved": _moved,
     "entered": _entered,
     "attack_declared": _attack_declared,
-    "combat_resolved": _nothing,
+    "hqs_activated": _hqs_activated,
+    "supported_removed": _supported_removed,
+    "combat_resolved": _combat_resolved,
+    "air_spent": _air_spent,
     "combat_opened": _combat_opened,
     "decision_opened": _decision_opened,
     "decision_closed": _decision_closed,

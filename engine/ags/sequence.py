@@ -69,12 +69,16 @@ def start_turn(ctx: Ctx, turn: int) -> None:
         supported=_supported(ctx.state, turn),
     )
     start_phase(ctx, turn, 0)
+    from engine.ags import command
+
+    command.open_turn_decisions(ctx, turn)  # the Soviet player's choices (23.11, 24.22)
 
 
 def _active_hqs(state: GameState, turn: int) -> list[str]:
-    """The HQs active this turn (AGS-K 23.11, 23.12, A33). The Soviet player's own choice
-    is not yet asked for (docs/ags.md): the printed turn-1 HQs first, then those active
-    before, then the HQs in the scenario's order, up to the schedule's number."""
+    """The HQs active as the turn begins, until the Soviet player chooses them
+    (`engine.ags.command`, 23.11, 23.12, A33; also the deadline default, K161): the
+    printed turn-1 HQs first, then those active before, then the HQs in the scenario's
+    order, up to the schedule's number."""
     sc = game.scenario(state)
     limit = sc.track.turn(turn).active_hqs
     hqs = [u.id for u in state.on_map("soviet") if game.spec(state, u.id).is_hq]
@@ -88,21 +92,15 @@ def _active_hqs(state: GameState, turn: int) -> list[str]:
 
 
 def _supported(state: GameState, turn: int) -> list[str]:
-    """Supported corps (AGS-K 24.2, A5): the corps in the printed hexes on turn 1; at the
-    start of turn 2 two markers come off -- those of corps out of supply first (24.22),
-    then the Soviet player's choice (not yet asked: the later ones in hex order) --; none
-    from turn 3 (24.23)."""
+    """Supported corps (AGS-K 24.2, A5): the corps in the printed hexes on turn 1; on
+    turn 2 those still on the map, until the Soviet player removes markers
+    (`engine.ags.command`, 24.22, K160); none from turn 3 (24.23)."""
     sc = game.scenario(state)
     if turn == 1:
         return sorted(u.id for u in state.on_map("soviet") if u.hex in sc.supported)
-    left = [uid for uid in game.ext(state, "supported", []) if state.units[uid].on_map]
-    removed = sc.supported_removal.get(turn, 0)
-    if removed is None:
+    if sc.supported_removal.get(turn, 0) is None:
         return []
-    if removed:
-        keep = sorted(left, key=lambda uid: (not game.in_supply(state, state.units[uid]), uid))
-        return keep[: max(0, len(keep) - removed)]
-    return left
+    return [uid for uid in game.ext(state, "supported", []) if state.units[uid].on_map]
 
 
 def start_phase(ctx: Ctx, turn: int, index: int) -> None:

@@ -131,6 +131,11 @@ class AgsSystem(RuleSystem):
     def decision_defaults(self, state: GameState, decision: Decision) -> list[o.Order]:
         return defaults.decision_defaults(state, decision)
 
+    def announcements(self, state: GameState, side: str) -> list[str]:
+        from engine.ags import command
+
+        return command.announcements(state, side)
+
     # --- what a viewer sees -----------------------------------------------------------------
 
     def view(self, state: GameState, viewer: str) -> View:

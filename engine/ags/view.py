@@ -25,10 +25,17 @@ EVENTS: dict[str, dict[str, Spec]] = {
     "entered": {"side": _P, "unit": UNIT, "hex": _P, "cost": _P, "stops": _P, "area": _P},
     "attack_declared": {
         "side": _P, "attackers": ListOf(UNIT), "hexes": _P, "defenders": ListOf(UNIT), "air": _P,
+        "hq": _P, "led": _P,
     },
+    "hqs_activated": {"side": _P, "hqs": ListOf(UNIT), "rule": _P},
+    "supported_removed": {
+        "side": _P, "units": ListOf(UNIT), "options": _P, "by": _P, "rule": _P,
+    },
+    "air_spent": {"side": _P, "points": _P, "use": _P, "rule": _P},
     "combat_resolved": {
         "side": _P, "attack": _P, "defence": _P, "ratio": _P, "shift": _P, "column": _P,
         "die": _P, "result": _P, "lines": _P, "notes": _P, "crt": _P, "reconstructed": _P,
+        "defender_air": _P,
     },
     "combat_opened": {
         "side": _P, "attackers": ListOf(UNIT), "defenders": ListOf(UNIT), "hexes": _P,

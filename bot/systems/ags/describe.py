@@ -48,7 +48,25 @@ def _event(e: Event) -> str:
         )
     if k == "attack_declared":
         air = " with an air point" if d.get("air") else ""
-        return f"{_units(d.get('attackers') or [])} attack {' '.join(d.get('hexes') or [])}{air}."
+        hq = ""
+        if d.get("hq"):
+            led = " (adding its leadership, AGS 11.37)" if d.get("led") else ""
+            hq = f", coordinated by {d.get('hq')}{led}"
+        return (
+            f"{_units(d.get('attackers') or [])} attack {' '.join(d.get('hexes') or [])}{air}{hq}."
+        )
+    if k == "hqs_activated":
+        return f"Soviet active HQs: {_units(d.get('hqs') or [])} ({d.get('rule')})."
+    if k == "supported_removed":
+        opts = d.get("options") or {}
+        kept = [u for u in opts.get("supported", []) if u not in (d.get("units") or [])]
+        who = "The referee's default" if d.get("by") == "referee" else "The Soviet player"
+        return (
+            f"{who}: Supported markers come off {_units(d.get('units') or [])}; "
+            f"{_units(kept)} keep theirs ({d.get('rule')})."
+        )
+    if k == "air_spent":
+        return f"{_side(d.get('side'))} spends an air point in the combat ({d.get('rule')})."
     if k == "combat_resolved":
         notes = "; ".join(d.get("notes") or [])
         recon = d.get("reconstructed") or []
@@ -106,6 +124,14 @@ class Words:
                 f"{who} may advance after combat into {hexes} ({rule}): "
                 "`pursue UNIT... HEX...` or `pass`."
             )
+        if kind == "defender_air" and options:
+            hexes = " ".join(options.get("hexes", []))
+            att = " The attacker uses one." if options.get("attacker_air") else ""
+            return (
+                f"{who} may answer the attack on {hexes} with an air point ({rule}; "
+                f"{options.get('points')} left).{att} `air 1 support-defence "
+                f"{(options.get('hexes') or ['HEX'])[0]}` or `pass`."
+            )
         if kind == "losses_or_retreat" and options:
             n = options.get("steps")
             if not options.get("retreat"):
@@ -127,6 +153,8 @@ class Words:
     ) -> list[str]:
         if kind == "advance":
             return ["pass"]
+        if kind == "defender_air":
+            return ["pass", f"air 1 support-defence {(options or {}).get('hexes', ['HEX'])[0]}"]
         if not options:
             return []
         units = list(options.get("units", []))
