@@ -537,9 +537,13 @@ def _render(args: argparse.Namespace) -> int:
 
 def _scenarios() -> int:
     from scenarios import list_scenarios
+    from scenarios.provenance import data_note
 
     for info in list_scenarios():
         print(f"{info.id:24} {info.game:8} {info.turns:3} turns  {info.name}")
+        note = data_note(info.path)  # issue #19: reconstructed data are said
+        if note:
+            print(f"{'':24} {note}")
     return 0
 
 

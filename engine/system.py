@@ -120,6 +120,12 @@ class RuleSystem:
         """Each side's victory points now ({} where the system counts none)."""
         return {}
 
+    def data_provenance(self, setup: Setup) -> dict[str, str]:
+        """Each data part of the scenario (map, set-up, tables, counters ...) with where its
+        values come from: printed, reconstructed, league-supplied (issue #19;
+        `engine.provenance`). Empty: the system says nothing (all printed)."""
+        return {}
+
     def victory_standing(self, state: GameState) -> dict[str, Any] | None:
         """Who would win if the game ended now, with why; None where the scenario says
         nothing more than the VPs."""

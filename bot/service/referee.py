@@ -39,6 +39,7 @@ from engine.core import Applied, Event, Rejection
 from engine.model import Setup
 from engine.notation import NotationError, format_order, parse_order, parse_orders
 from engine.orders import Attack, Mod, Order
+from engine.provenance import sentence as provenance_sentence
 from engine.record import Entry, GameRecord
 from engine.state import GameState
 from engine.systems import of as system_of
@@ -529,6 +530,9 @@ class Referee:
         vp = g.system.victory_points(g.state)
         if vp:
             lines.append("VPs: " + ", ".join(f"{k} {v}" for k, v in vp.items()))
+        note = provenance_sentence(g.system.data_provenance(g.setup))
+        if note:
+            lines.append(note)  # issue #19: the referee says what is reconstructed
         dl = await self.store.deadline(g.id)
         if dl is not None:
             lines.append(f"Deadline: <t:{int(dl[1])}:R>")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ags import air as air_power
-from engine.ags import command, game, results
+from engine.ags import command, data, game, results
 from engine.ags import crt as table
 from engine.ags.units import UnitSpec
 from engine.core import Ctx, Rejected
@@ -249,6 +249,7 @@ def resolve(ctx: Ctx, defender_air: int) -> None:
         notes=notes,
         crt=crt.provenance,
         reconstructed=reconstructed,
+        data=data.used_in_combat(state, attackers, defenders),  # issue #19: said
         defender_air=defender_air,
     )
     results.begin(ctx, side, in_results, defenders, hexes, cell)

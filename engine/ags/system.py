@@ -78,6 +78,11 @@ class AgsSystem(RuleSystem):
     def victory_points(self, state: GameState) -> dict[str, int]:
         return dict(game.ext(state, "vp", {"soviet": 0, "german": 0}))
 
+    def data_provenance(self, setup: Setup) -> dict[str, str]:
+        from engine.ags import data
+
+        return data.provenance(setup.results)
+
     def victory_standing(self, state: GameState) -> dict[str, object] | None:
         vp = self.victory_points(state)
         level = game.scenario(state).victory.level(vp["soviet"], vp["german"])

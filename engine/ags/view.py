@@ -35,7 +35,7 @@ EVENTS: dict[str, dict[str, Spec]] = {
     "combat_resolved": {
         "side": _P, "attack": _P, "defence": _P, "ratio": _P, "shift": _P, "column": _P,
         "die": _P, "result": _P, "lines": _P, "notes": _P, "crt": _P, "reconstructed": _P,
-        "defender_air": _P,
+        "defender_air": _P, "data": _P,
     },
     "combat_opened": {
         "side": _P, "attackers": ListOf(UNIT), "defenders": ListOf(UNIT), "hexes": _P,

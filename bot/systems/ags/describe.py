@@ -69,8 +69,12 @@ def _event(e: Event) -> str:
         return f"{_side(d.get('side'))} spends an air point in the combat ({d.get('rule')})."
     if k == "combat_resolved":
         notes = "; ".join(d.get("notes") or [])
+        used = d.get("data") or []
         recon = d.get("reconstructed") or []
-        tail = f" Reconstructed values used: {_units(recon)}." if recon else ""
+        if used:
+            tail = f" Not printed in the rules: {'; '.join(str(x) for x in used)}."
+        else:
+            tail = f" Reconstructed values used: {_units(recon)}." if recon else ""
         return (
             f"{d.get('attack')} to {d.get('defence')} ({d.get('ratio')}), column {d.get('column')}"
             f"{' (' + notes + ')' if notes else ''}; die {d.get('die')}: {d.get('result')} "
