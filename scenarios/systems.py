@@ -24,11 +24,20 @@ PACKAGE_DIR = Path(__file__).parent
 Builder = Callable[[dict[str, Any], str, Path | None], Setup]
 
 
+# `kessel validate`: a scenario's parsed YAML and its path -> every problem found; a map
+# file's parsed YAML and its name -> every problem found (scenarios/validate.py).
+ScenarioChecks = Callable[[dict[str, Any], Path], list[str]]
+MapChecks = Callable[[dict[str, Any], str], list[str]]
+
+
 @dataclass(frozen=True)
 class ScenarioSystem:
     id: str
     build: Builder
     shipped: Path | None = None  # the shipped scenarios' directory (None: none shipped)
+    validate: ScenarioChecks | None = None  # None: scenarios/validate.py's WB-95 checks
+    validate_map: MapChecks | None = None  # for map files whose `game:` is `map_game`
+    map_game: str | None = None
 
 
 # system id -> the module whose `SCENARIO_SYSTEM` builds its scenarios (loaded on first use)

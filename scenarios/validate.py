@@ -10,6 +10,10 @@ scenario means it; the geography of its map (scenarios/mapchecks.py: unbridged r
 that stop in the open, entry zones and hexes off the roads, units on the wrong bank of a
 river the scenario's `special.banks` names, rivers that stop short of a place on them).
 Then the full loader runs, so anything else it refuses is reported too.
+
+Another rule system's scenarios (`system:`) and maps (`game:`) are checked by the checks
+it registers (`scenarios.systems.ScenarioSystem.validate`, `validate_map`; AGS:
+scenarios/ags/validate.py).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pydantic import ValidationError
 
 from engine.hexgrid import HexId
 from engine.model import DEFAULT_MOVE, NO_ZOC_TYPES, MapData, TerrainTable
-from scenarios import mapchecks
+from scenarios import mapchecks, systems
 from scenarios.errors import ScenarioError, from_validation
 from scenarios.loader import (
     _countersheet,
@@ -67,6 +71,8 @@ def resolve(ref: str) -> Path:
         c = PACKAGE_DIR / kind / f"{ref}.yaml"
         if c.is_file():
             return c
+    for c in sorted((PACKAGE_DIR / "maps").glob(f"*/{ref}.yaml")):  # a system's maps
+        return c
     raise ScenarioError(ref, "(file)", "no such file, and no shipped scenario, map or countersheet")
 
 
@@ -80,8 +86,17 @@ def validate(ref: str) -> Report:
     if not isinstance(data, dict):
         return Report("file", file, (f"{file}: (top level): must be a mapping",))
     if "system" in data:
+        try:
+            system = systems.of(data, file)  # issue #19: each system checks its own
+        except ScenarioError as e:
+            return Report("scenario", file, (str(e),))
+        if system.validate is not None:
+            return Report("scenario", file, tuple(system.validate(data, path)))
         return Report("scenario", file, tuple(_scenario(data, path)))
     if "cols" in data and "rows" in data:
+        for s in systems.all_systems():
+            if s.validate_map is not None and s.map_game == data.get("game"):
+                return Report("map", file, tuple(s.validate_map(data, file)))
         return Report("map", file, tuple(_map(data, file)))
     if "units" in data:
         return Report("countersheet", file, tuple(_sheet(data, file)))

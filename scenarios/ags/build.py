@@ -79,4 +79,18 @@ def build(data: dict[str, Any], file: str, base_dir: Path | None) -> Setup:
     return setup_of(scenario_from(data, file), str(data.get("game", "korsun")))
 
 
-SCENARIO_SYSTEM = systems.ScenarioSystem("ags", build, SHIPPED_DIR)
+def _validate(data: dict[str, Any], path: Path) -> list[str]:
+    from scenarios.ags.validate import scenario_problems
+
+    return scenario_problems(data, path)
+
+
+def _validate_map(data: dict[str, Any], file: str) -> list[str]:
+    from scenarios.ags.validate import map_problems
+
+    return map_problems(data, file)
+
+
+SCENARIO_SYSTEM = systems.ScenarioSystem(
+    "ags", build, SHIPPED_DIR, validate=_validate, validate_map=_validate_map, map_game="ags"
+)
