@@ -65,6 +65,12 @@ class UnitView:
     strategic: bool | None = None
     eliminated: bool = False
     arrives: dict[str, Any] | None = None  # a reinforcement off the map: turn, zone or hex
+    # a system whose counters print more than SP-MP: the factors of the face now shown
+    # (AGS: attack-defence-movement of the current step), and the NATO symbol its own
+    # `type` word is drawn with ("inf", "arm", "mech", "cav", "para", "ag", "hq" ...)
+    factors: str | None = None
+    symbol: str | None = None
+    face: str | None = None  # which printed face shows when not the front (AGS: back, rpl)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from engine.view import UnitView
 from render import style
 
 SIZE_MARKS = {"C": "I", "B": "II", "R": "III", "BR": "X", "D": "XX", "K": "XXX", "A": "XXXX"}
+NATO_MARKS = ("I", "II", "III", "X", "XX", "XXX", "XXXX")  # a size already written so (AGS)
 
 _lock = threading.Lock()
 _sprites: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
@@ -29,6 +30,8 @@ def colours(side: str, nation: str | None) -> tuple[style.RGB, style.RGB]:
 def factors(u: UnitView) -> str:
     """`6-8`; artillery `4(2)-6`: attack (defence) - MP; MP as printed ("-" for none). A
     unit that lost CELs shows its strength now (K15), marked by the red corner."""
+    if u.factors is not None:  # printed by the system, e.g. AGS attack-defence-movement
+        return u.factors
     mp = u.mp if u.mp not in (None, "0") else "-"
     if u.art is not None:
         return f"{u.art[0]}({u.art[1]})-{mp}"
@@ -50,6 +53,9 @@ def sprite(u: UnitView, s: int) -> Image.Image:
         u.cel,
         u.max_cel,
         u.stars,
+        u.factors,
+        u.symbol,
+        u.face,
         s,
     )
     with _lock:
@@ -79,11 +85,14 @@ def _draw(u: UnitView, s: int) -> Image.Image:
     x1, y1 = x0 + bw, y0 + bh
     lw = max(1, round(s / 28))
     d.rectangle((x0, y0, x1, y1), outline=ink, width=lw)
-    _symbol(d, u.type, (x0, y0, x1, y1), ink, lw)
-    if u.size and u.size in SIZE_MARKS:
+    _symbol(d, u.symbol or u.type, (x0, y0, x1, y1), ink, lw)
+    mark = SIZE_MARKS.get(u.size or "") or (
+        u.size if u.size and u.size.strip("()") in NATO_MARKS else None
+    )
+    if mark:
         d.text(
             (s / 2, y0 - 0.01 * s),
-            SIZE_MARKS[u.size],
+            mark,
             fill=ink,
             font=style.font(0.2 * s),
             anchor="mb",
@@ -103,6 +112,9 @@ def _draw(u: UnitView, s: int) -> Image.Image:
         )
     if u.cel is not None and u.max_cel:
         _cel(d, u.cel, u.max_cel, s, ink)
+    if u.face and u.known == "full":  # the printed face shown (AGS: back, rpl)
+        f = style.fitted(u.face, max(8, 0.16 * s), 0.4 * s, bold=False)
+        d.text((0.97 * s, 0.03 * s), u.face, fill=ink, font=f, anchor="ra")
     return img
 
 

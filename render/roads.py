@@ -96,7 +96,7 @@ def _beside_roads(g: Geom, m: MapData, path: Sequence[HexId]) -> list[Point]:
 
 
 def draw_roads(d: ImageDraw.ImageDraw, g: Geom, m: MapData, shown: set[HexId]) -> None:
-    for kind in ("side", "main", "rail"):
+    for kind in ("side", "road", "main", "rail"):
         colour, wr = style.ROAD[kind]
         width = max(1, round(wr * g.r))
         for path in chains(m, kind):

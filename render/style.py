@@ -20,6 +20,10 @@ TERRAIN: dict[str, RGB] = {
     "swamp": (160, 200, 196),
     "town": (205, 203, 210),
     "city": (165, 163, 175),
+    # AGS (issue #19): its chart's words
+    "woods": (135, 175, 105),
+    "dnieper": (120, 165, 225),  # the Dniepr's river hexes (AGS-K 19.25)
+    "sea": (120, 165, 225),
 }
 TERRAIN_UNKNOWN: RGB = (225, 225, 225)
 TERRAIN_MARK: dict[str, RGB] = {  # pattern colours
@@ -28,6 +32,7 @@ TERRAIN_MARK: dict[str, RGB] = {  # pattern colours
     "swamp": (60, 120, 150),
     "town": (70, 68, 80),
     "city": (40, 38, 50),
+    "woods": (60, 110, 50),
 }
 GRID_LINE: RGB = (150, 140, 120)
 BACKGROUND: RGB = (250, 248, 240)
@@ -40,8 +45,18 @@ HEXSIDE: dict[str, tuple[RGB, float]] = {
     "big-river": ((20, 60, 160), 0.26),
     "fortified-line": ((90, 0, 70), 0.1),
     "fixed-position": ((90, 60, 20), 0.09),
+    "minor-river": ((40, 100, 200), 0.1),  # AGS
+    "major-river": ((20, 60, 160), 0.22),  # AGS
 }
-HEXSIDE_ORDER = ("stream", "river", "big-river", "fixed-position", "fortified-line")
+HEXSIDE_ORDER = (
+    "stream",
+    "river",
+    "big-river",
+    "minor-river",
+    "major-river",
+    "fixed-position",
+    "fortified-line",
+)
 BRIDGE: RGB = (60, 50, 40)
 BRIDGE_DECK: RGB = (235, 225, 200)
 DESTROYED: RGB = (225, 0, 0)  # the cross over a blown bridge (14.0)
@@ -49,6 +64,7 @@ ROAD: dict[str, tuple[RGB, float]] = {
     "main": ((210, 60, 30), 0.13),
     "side": ((120, 85, 55), 0.07),
     "rail": ((25, 25, 25), 0.06),
+    "road": ((210, 60, 30), 0.1),  # AGS: one kind of road (TEC 10.4)
 }
 ZONE: RGB = (140, 40, 160)
 PLACE_NAME: RGB = (20, 20, 20)

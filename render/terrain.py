@@ -114,7 +114,7 @@ def pattern(d: ImageDraw.ImageDraw, g: Geom, hx: HexId, t: str) -> None:
     if ink is None:
         return
     r = g.r
-    if t == "forest":
+    if t in ("forest", "woods"):
         s = 0.11 * r
         for px, py in _ring(g, hx, 7, 0.55, 0.3):
             d.ellipse((px - s, py - s, px + s, py + s), fill=ink)

@@ -6,7 +6,7 @@ options go to the side it is addressed to."""
 
 from __future__ import annotations
 
-from engine.ags import game, sequence
+from engine.ags import game, sequence, symbols
 from engine.redaction import PUBLIC, UNIT, ListOf, Spec
 from engine.state import GameState
 from engine.view import MODERATOR, PendingView, UnitView, View
@@ -85,6 +85,9 @@ def view(state: GameState, viewer: str) -> View:
                 max_cel=u.max_cel,
                 oos=u.oos,
                 arrives=None if u.arrives is None else dict(u.arrives),
+                factors=symbols.factors(sp, st),  # issue #19: drawn as printed
+                symbol=symbols.symbol(sp),
+                face=symbols.face(st),
             )
         )
     p = sequence.current(state)

@@ -17,5 +17,6 @@ BOT_SYSTEM = BotSystem(
         "scenarios.ags.maps",
         "scenarios.ags.scenario",
         "scenarios.ags.tables",
+        "scenarios.ags.validate",  # kessel validate's AGS checks (issue #19)
     ),
 )
