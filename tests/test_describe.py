@@ -47,10 +47,10 @@ def reprs(text: str) -> list[str]:
     return [m.group() for m in _REPR.finditer(text)]
 
 
-def emitted_kinds() -> set[str]:
-    """Every `emit("kind", ...)` in engine/."""
+def emitted_kinds(system: str = "wb95") -> set[str]:
+    """Every `emit("kind", ...)` in the engine's core and the system's package."""
     kinds: set[str] = set()
-    for path in ENGINE.rglob("*.py"):
+    for path in [*ENGINE.glob("*.py"), *(ENGINE / system).rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if (
                 isinstance(node, ast.Call)
@@ -428,3 +428,24 @@ async def test_17_the_log_numbers_its_lines_and_rollback_takes_those_numbers(
         assert g.state.units["s-180"].hex == "0208" and g.state.units["s-337"].hex == "0407"
     finally:
         await ref.close()
+
+
+def test_every_ags_event_kind_reads_as_words() -> None:
+    """Issue #19: the second system's describer (bot/systems/ags) turns the events of a
+    game played for 2 turns by the deadline defaults into words: no reprs, no 'None'."""
+    from bot.systems.ags.describe import Words
+    from engine.record import GameRecord
+    from scenarios import load_scenario
+
+    rec = GameRecord(load_scenario("ags-korsun"), 7)
+    while not rec.state.over and rec.state.turn <= 2:
+        side = rec.system.awaited_sides(rec.state)[0]
+        order = rec.system.next_default(rec.state, side)
+        assert order is not None
+        assert not hasattr(rec.submit(side, order), "message")
+    words = Words()
+    kinds = {e.kind for e in rec.events}
+    assert {"turn_started", "phase_started", "supply_checked"} <= kinds
+    for e in rec.events:
+        text = words.event(e)
+        assert not reprs(text) and "None" not in text, (e.kind, text)

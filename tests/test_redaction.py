@@ -246,12 +246,20 @@ def _run(orders: str, seed: int) -> GameRecord:
 # --- the table covers everything ------------------------------------------------------------
 
 
-def _emitted() -> dict[str, set[str]]:
-    """Every event kind `emit`ted in engine/ with the fields its calls name (`**{"from":
-    ...}` included); `dice_rolled` also takes the keywords of `ctx.roll` calls."""
+def engine_files(system: str) -> list[Path]:
+    """The engine's source a system's events come from: the core (engine/*.py) and the
+    system's own package (engine/<system>/); each system classifies its own kinds."""
+    root = Path(engine.__file__).parent
+    return sorted([*root.glob("*.py"), *(root / system).rglob("*.py")])
+
+
+def _emitted(system: str = "wb95") -> dict[str, set[str]]:
+    """Every event kind `emit`ted in the core and the system's package of engine/, with
+    the fields its calls name (`**{"from": ...}` included); `dice_rolled` also takes the
+    keywords of `ctx.roll` calls."""
     out: dict[str, set[str]] = {}
     rolls: set[str] = set()
-    for path in sorted(Path(engine.__file__).parent.rglob("*.py")):
+    for path in engine_files(system):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
@@ -275,7 +283,7 @@ def _emitted() -> dict[str, set[str]]:
 
 
 def test_k98_every_kind_and_field_the_engine_emits_is_in_the_table() -> None:
-    emitted = _emitted()
+    emitted = _emitted("wb95")
     assert len(emitted) >= 70  # the scan found the engine's events
     missing = {
         kind: sorted(fields - set(EVENTS.get(kind, {})))
@@ -283,6 +291,21 @@ def test_k98_every_kind_and_field_the_engine_emits_is_in_the_table() -> None:
         if kind not in EVENTS or fields - set(EVENTS[kind])
     }
     assert missing == {}, f"classify these in engine/redaction.py EVENTS: {missing}"
+
+
+def test_k98_every_ags_kind_and_field_is_in_the_ags_table() -> None:
+    """The second system classifies its own events (engine/ags/view.py EVENTS): a kind
+    or field missing there would be shown to no player."""
+    from engine.ags.view import EVENTS as AGS_EVENTS
+
+    emitted = _emitted("ags")
+    table = {**EVENTS, **AGS_EVENTS}  # core kinds (dice) are classified once, in the core
+    missing = {
+        kind: sorted(fields - set(table.get(kind, {})))
+        for kind, fields in emitted.items()
+        if kind not in table or fields - set(table[kind])
+    }
+    assert missing == {}, f"classify these in engine/ags/view.py EVENTS: {missing}"
 
 
 # Fuzzed games (bounded: ~10 s): random players over several scenarios and seeds.
