@@ -38,6 +38,11 @@ def check_attack(
             raise Rejected(f"{uid} has no attack strength (an HQ never attacks)", "AGS 11.35")
         if u.fought:
             raise Rejected(f"{uid} has already attacked or advanced this phase", "AGS 9.14, 9.83")
+        if air_power.heavy(state, uid) >= 3:
+            raise Rejected(
+                f"{uid} has its Heavy Equipment marker under it and may not attack",
+                "AGS-K 25.34, 25.36",
+            )
         attackers.append(u)
     defenders: list[UnitState] = []
     for h in dict.fromkeys(hexes):
@@ -120,6 +125,9 @@ def unit_defence(
         # more than one bonus is tripled, never more (TEC note, A28)
         mult = 3 if mult > 1 else river
     s = base * mult
+    if air_power.heavy(state, u.id) in (1, 2):  # dug in; A37: with out of supply, cancels
+        s *= 2
+        why.append("x2 Heavy Equipment (AGS-K 25.33)")
     if not supplied:
         s = max(1, s // 2)
         why.append("halved out of supply (AGS 12.23)")

@@ -84,6 +84,8 @@ def candidate_orders(
         return out[:limit]
     if side == "soviet":
         out += command.candidates(state)  # AGS-K 23.11, 24.22
+    if side == "german" and game.ext(state, "isolated", []) and air.air_phase(state):
+        out += _air_drops(state)  # AGS-K 25.2
     for u in reinforcements.due(state, side):
         out += [o.Enter(units=(u.id,), where=h) for h in reinforcements.entry_hexes(state, u)[:3]]
     p = sequence.current(state)
@@ -94,6 +96,20 @@ def candidate_orders(
     if p.kind == "combat":
         out += attacks(state, side)
     return [*out[: max(0, limit - 1)], o.Done()]
+
+
+def _air_drops(state: GameState) -> list[o.Order]:
+    """A few Air markers on towns near the units found isolated at the phase start."""
+    if air.points(state, "german") < 1:
+        return []
+    b = game.board(state)
+    near = [state.units[u].hex for u in game.ext(state, "isolated", []) if state.units[u].hex]
+    towns = sorted(
+        h
+        for h in b.hexes()
+        if b.terrain_at(h) in air.TOWNS and any(b.grid.distance(h, x) <= 3 for x in near if x)
+    )
+    return [o.Air(mission="supply", hex=h, amount=1) for h in towns[:2]]
 
 
 def attacks(state: GameState, side: str) -> list[o.Attack]:

@@ -102,6 +102,12 @@ def in_supply(state: GameState, u: UnitState) -> bool:
         return True
     side = u.side
     if side == "german":
+        heavy = int(ext(state, "heavy", {}).get(u.id, 0))
+        if heavy >= 3:  # AGS-K 25.34, 25.36: Heavy Equipment under the unit
+            return False
+        until = ext(state, "air_supplied", {}).get(u.id)
+        if until is not None and state.turn <= int(until):  # AGS-K 25.23
+            return True
         return lines.german_in_supply(
             board(state),
             u.hex,

@@ -92,6 +92,8 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
     mine = _own_decision(deciding, order)
     if mine is not None:
         air.answer(ctx, side, mine, order)
+    elif isinstance(order, o.Air) and order.mission in air.SUPPLY_MISSIONS:
+        air.air_supply(ctx, order)  # AGS-K 25.2
     elif isinstance(order, o.Air):
         raise Rejected(
             "air points are given with an attack (`attack ... air 1`), or by the defender "

@@ -4,7 +4,9 @@
 - `weather` ("snow"/"mud"), `air` ({side: points left this Game-Turn}), `active_hqs`,
   `supported` (corps with a Supported marker), `vp` ({side: points}); `operations`
   ({HQ: offensive operations this Game-Turn}, AGS-K 23.2); `led` (HQs that added their
-  leadership this phase, AGS 11.36, 11.37);
+  leadership this phase, AGS 11.36, 11.37); `air_markers` (towns with an Air marker),
+  `air_supplied` ({unit: last Game-Turn in supply}), `heavy` ({unit: Heavy Equipment
+  state 1, 2 or 3 = under}), `heavy_given` (AGS-K 25.2, 25.3);
 - `out_of_supply`, `isolated`: the phasing side's units as judged at the start of the
   movement phase (A11); `fresh`: reinforcements in their first player-turn (AGS 15.0);
 - `stopped`: units that entered an enemy zone of control this phase (5.23, A24);
@@ -44,6 +46,8 @@ def _phase_started(s: GameState, d: dict[str, Any]) -> None:
     s.ext["led"] = []  # HQs that added their leadership this phase (AGS 11.36, 11.37)
     if s.phase in (0, 3):  # a new player-turn
         s.ext["fresh"] = []
+    if s.phase == 5 and s.ext.get("air_markers"):  # AGS-K 25.27
+        s.ext["air_markers"] = []
 
 
 def _supply_checked(s: GameState, d: dict[str, Any]) -> None:
@@ -58,6 +62,9 @@ def _moved(s: GameState, d: dict[str, Any]) -> None:
     u = s.units[d["unit"]]
     u.hex, u.moved = d["path"][-1], True
     u.mp_spent += Fraction(d["cost"])
+    heavy = s.ext.get("heavy", {})
+    if 0 < int(heavy.get(u.id, 0)) < 3:  # AGS-K 25.34: the marker flips, then goes under
+        heavy[u.id] = int(heavy[u.id]) + 1
     if d.get("stops"):
         s.ext.setdefault("stopped", []).append(u.id)
 
@@ -93,6 +100,26 @@ def _combat_resolved(s: GameState, d: dict[str, Any]) -> None:
 
 def _air_spent(s: GameState, d: dict[str, Any]) -> None:
     s.ext["air"][d["side"]] -= int(d["points"])
+
+
+def _air_supply(s: GameState, d: dict[str, Any]) -> None:
+    """AGS-K 25.22-25.28: the Air marker, the air point, the units supplied until the end
+    of the next Game-Turn, a Heavy Equipment marker (side 1) the first time."""
+    s.ext["air"][d["side"]] -= 1
+    s.ext.setdefault("air_markers", []).append(d["hex"])
+    supplied = s.ext.setdefault("air_supplied", {})
+    for uid in d["units"]:
+        supplied[uid] = int(d["until"])
+    heavy = s.ext.setdefault("heavy", {})
+    given = s.ext.setdefault("heavy_given", [])
+    for uid in d["heavy"]:
+        heavy[uid] = 1
+        given.append(uid)
+
+
+def _heavy_equipment_removed(s: GameState, d: dict[str, Any]) -> None:
+    for uid in d["units"]:
+        s.ext.get("heavy", {}).pop(uid, None)
 
 
 def _hqs_activated(s: GameState, d: dict[str, Any]) -> None:
@@ -145,6 +172,7 @@ def _step_lost(s: GameState, d: dict[str, Any]) -> None:
 
 def _unit_eliminated(s: GameState, d: dict[str, Any]) -> None:
     s.units[d["unit"]].eliminated = True
+    s.ext.get("heavy", {}).pop(d["unit"], None)  # AGS-K 25.35 (2)
 
 
 def _vp_awarded(s: GameState, d: dict[str, Any]) -> None:
@@ -180,6 +208,8 @@ HANDLERS: dict[str, Handler] = {
     "moved": _moved,
     "entered": _entered,
     "attack_declared": _attack_declared,
+    "air_supply": _air_supply,
+    "heavy_equipment_removed": _heavy_equipment_removed,
     "hqs_activated": _hqs_activated,
     "supported_removed": _supported_removed,
     "combat_resolved": _combat_resolved,

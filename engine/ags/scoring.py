@@ -72,22 +72,29 @@ def award(ctx: Ctx, side: str, points: int, why: str, rule: str) -> None:
 
 
 def end_game(ctx: Ctx) -> None:
-    """27.1: German units isolated on the map at the end score (Heavy Equipment is not
-    yet played); 27.3: the difference read on the schedule."""
+    """27.1: German units isolated on the map at the end score, and those with their
+    Heavy Equipment marker under them (25.36; both, A38); 27.3: the difference read on
+    the schedule."""
     state = ctx.state
     vt = game.scenario(state).victory
     supplied = {
         u.hex for u in state.on_map("german") if u.hex is not None and game.in_supply(state, u)
     }
+    heavy = game.ext(state, "heavy", {})
     for u in sorted(state.on_map("german"), key=lambda x: x.id):
-        if game.isolated(state, u, supplied):
+        iso = game.isolated(state, u, supplied)
+        under = int(heavy.get(u.id, 0)) >= 3
+        if iso or under:
             cls = german_class(game.spec(state, u.id).type)
+            why = " and ".join(
+                w for w, b in (("isolated", iso), ("with Heavy Equipment under it", under)) if b
+            )
             award(
                 ctx,
                 "soviet",
-                vt.german_at_end(cls, True, False),
-                f"{u.id} isolated at the end",
-                "AGS-K 27.1",
+                vt.german_at_end(cls, iso, under),
+                f"{u.id} {why} at the end",
+                "AGS-K 27.1, 25.36" if under else "AGS-K 27.1",
             )
     vp = game.ext(ctx.state, "vp", {"soviet": 0, "german": 0})
     level = vt.level(vp["soviet"], vp["german"])

@@ -106,6 +106,10 @@ def _supported(state: GameState, turn: int) -> list[str]:
 def start_phase(ctx: Ctx, turn: int, index: int) -> None:
     p = PHASES[index]
     ctx.emit("phase_started", turn=turn, index=index, side=p.side, title=p.name)
+    if p.side == "german" and p.number == 1:
+        from engine.ags import air
+
+        air.start_of_german_player_turn(ctx)  # AGS-K 25.35
     if p.kind == "movement":
         check_supply(ctx, p.side)
 

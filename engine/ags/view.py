@@ -28,6 +28,11 @@ EVENTS: dict[str, dict[str, Spec]] = {
         "hq": _P, "led": _P,
     },
     "hqs_activated": {"side": _P, "hqs": ListOf(UNIT), "rule": _P},
+    "air_supply": {
+        "side": _P, "hex": _P, "units": ListOf(UNIT), "until": _P, "heavy": ListOf(UNIT),
+        "rule": _P,
+    },
+    "heavy_equipment_removed": {"side": _P, "units": ListOf(UNIT), "rule": _P},
     "supported_removed": {
         "side": _P, "units": ListOf(UNIT), "options": _P, "by": _P, "rule": _P,
     },

@@ -55,6 +55,19 @@ def _event(e: Event) -> str:
         return (
             f"{_units(d.get('attackers') or [])} attack {' '.join(d.get('hexes') or [])}{air}{hq}."
         )
+    if k == "air_supply":
+        units = d.get("units") or []
+        he = d.get("heavy") or []
+        tail = f"; Heavy Equipment on {_units(he)}" if he else ""
+        return (
+            f"German air supply on {d.get('hex')}: {_units(units)} in supply through "
+            f"Game-Turn {d.get('until')}{tail} ({d.get('rule')})."
+        )
+    if k == "heavy_equipment_removed":
+        return (
+            f"Heavy Equipment comes off {_units(d.get('units') or [])}: in supply again "
+            f"({d.get('rule')})."
+        )
     if k == "hqs_activated":
         return f"Soviet active HQs: {_units(d.get('hqs') or [])} ({d.get('rule')})."
     if k == "supported_removed":
