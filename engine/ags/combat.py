@@ -9,6 +9,7 @@ from typing import Any
 from engine.ags import air as air_power
 from engine.ags import command, data, game, results
 from engine.ags import crt as table
+from engine.ags import integrity as panzer
 from engine.ags.units import UnitSpec
 from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId
@@ -38,6 +39,8 @@ def check_attack(
             raise Rejected(f"{uid} has no attack strength (an HQ never attacks)", "AGS 11.35")
         if u.fought:
             raise Rejected(f"{uid} has already attacked or advanced this phase", "AGS 9.14, 9.83")
+        if uid in game.ext(state, "disrupted", []):
+            raise Rejected(f"{uid} is disrupted and may not attack", "AGS 6.32")
         if air_power.heavy(state, uid) >= 3:
             raise Rejected(
                 f"{uid} has its Heavy Equipment marker under it and may not attack",
@@ -51,6 +54,11 @@ def check_attack(
             raise Rejected(f"there is no enemy unit in {h}", "AGS 9.11")
         if h in game.ext(state, "defended", []):
             raise Rejected(f"{h} has already been attacked this phase", "AGS 9.14")
+        if any(x.id in game.ext(state, "advanced_defenders", []) for x in here):
+            raise Rejected(
+                f"units in {h} advanced after defending this phase and may not be attacked",
+                "AGS 9.83",
+            )
         defenders.extend(here)
     b = game.board(state)
     for a in attackers:
@@ -84,14 +92,20 @@ def check_attack(
     return attackers, defenders
 
 
-def unit_attack(state: GameState, u: UnitState, supplied: bool) -> tuple[int, str]:
-    """A unit's attack strength with why: supported corps doubled (AGS-K 24.2), then
-    halved out of supply (12.23), rounded down, at least 1 (9.32, A29)."""
+def unit_attack(
+    state: GameState, u: UnitState, supplied: bool, integrity: bool = False
+) -> tuple[int, str]:
+    """A unit's attack strength with why: supported corps doubled (AGS-K 24.2), a panzer
+    division's integrity doubled (19.51, A30), then halved out of supply (12.23, 19.55),
+    rounded down, at least 1 (9.32, A29)."""
     s = game.step(state, u).attack
     why = [f"{s}"]
     if u.id in game.ext(state, "supported", []):
         s *= 2
         why.append("x2 supported (AGS-K 24.2)")
+    if integrity:
+        s *= 2
+        why.append("x2 divisional integrity (AGS-K 19.51, A30)")
     if not supplied:
         s = max(1, s // 2)
         why.append("halved out of supply (AGS 12.23)")
@@ -108,6 +122,8 @@ def unit_defence(
     sc = game.scenario(state)
     sp: UnitSpec = game.spec(state, u.id)
     assert u.hex is not None
+    if u.id in game.ext(state, "retreated_into", {}):
+        return 0, "retreated into the hex this phase: adds nothing (AGS 9.76)"
     if sp.is_hq:
         if not alone_hq:
             return 0, "HQ stacked with combat units adds nothing (AGS 11.38, A7)"
@@ -125,6 +141,9 @@ def unit_defence(
         # more than one bonus is tripled, never more (TEC note, A28)
         mult = 3 if mult > 1 else river
     s = base * mult
+    if panzer.defence_doubled(state, u):
+        s *= 2
+        why.append("x2 divisional integrity (AGS-K 19.52, A31)")
     if air_power.heavy(state, u.id) in (1, 2):  # dug in; A37: with out of supply, cancels
         s *= 2
         why.append("x2 Heavy Equipment (AGS-K 25.33)")
@@ -193,8 +212,9 @@ def resolve(ctx: Ctx, defender_air: int) -> None:
     lines: list[dict[str, Any]] = []
     total_a = 0
     strengths: dict[str, int] = {}
+    doubled = panzer.attack_doubled(state, attackers)  # AGS-K 19.51, A30
     for a in attackers:
-        s, why = unit_attack(state, a, game.in_supply(state, a))  # 12.22
+        s, why = unit_attack(state, a, game.in_supply(state, a), a.id in doubled)  # 12.22
         total_a += s
         strengths[a.id] = s
         lines.append({"unit": a.id, "role": "attacker", "strength": s, "why": why})

@@ -7,7 +7,17 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from engine import orders as o
-from engine.ags import air, combat, command, game, moves, reinforcements, results, sequence
+from engine.ags import (
+    air,
+    combat,
+    command,
+    game,
+    moves,
+    overstack,
+    reinforcements,
+    results,
+    sequence,
+)
 from engine.ags.orders import awaited, done_refusal
 from engine.core import Rejected
 from engine.state import Decision, GameState
@@ -20,6 +30,8 @@ def decision_defaults(state: GameState, d: Decision) -> list[o.Order]:
         return air.defaults(state, d)
     if d.kind == "advance":
         return [o.Pass()]
+    if d.kind == overstack.KIND:
+        return [o.Losses(units=overstack.default_answer(state, d))]  # A41
     opts = d.options
     units = [u for u in opts["units"] if state.units[u].on_map]
     left = [u for u in units if u not in opts.get("retreated", [])]
@@ -133,6 +145,8 @@ def attacks(state: GameState, side: str) -> list[o.Attack]:
 
 
 def _answers(state: GameState, d: Decision) -> list[o.Order]:
+    if d.kind == overstack.KIND:
+        return [o.Losses(units=overstack.default_answer(state, d))]  # A41
     if d.kind == air.DEFENDER_AIR:
         return air.defaults(state, d)
     if d.kind == "advance":

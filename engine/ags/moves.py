@@ -8,7 +8,7 @@ import heapq
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.ags import game, movement, sequence
+from engine.ags import engagement, game, movement, sequence
 from engine.ags.zoc import zoc_neighbours
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
@@ -54,12 +54,24 @@ def why_immobile(state: GameState, u: UnitState) -> tuple[str, str] | None:
             return ("no active HQ has a line of communications to it", "AGS-K 23.14")
     if u.id in game.ext(state, "stopped", []):
         return ("it entered an enemy zone of control this phase", "AGS 5.23, A24")
-    if u.mp_spent == 0 and u.hex in game.enemy_zoc(state, u.side):
-        return (
-            "it may not leave an enemy-controlled hex (delay and disengagement are not yet played)",
-            "AGS 5.24, 8.23",
-        )
+    if u.id in game.ext(state, "disrupted", []):
+        return ("it is disrupted", "AGS 6.32, A36")
+    if leaving(state, u) is None and u.mp_spent == 0 and u.hex in game.enemy_zoc(state, u.side):
+        return engagement.why_not_leave(state, u)
     return None
+
+
+def leaving(state: GameState, u: UnitState) -> str | None:
+    """ "delay" or "disengage" when `u` began the phase in an enemy-controlled hex and
+    may leave it (AGS-K 22.1, 22.2); None otherwise."""
+    if u.mp_spent != 0 or u.hex not in game.enemy_zoc(state, u.side):
+        return None
+    return engagement.leave_mode(state, u)
+
+
+def first_step_extra(state: GameState, u: UnitState) -> int:
+    """AGS-K 22.13, 22.23: two Movement Points more to leave by delay or disengagement."""
+    return engagement.SURCHARGE if leaving(state, u) else 0
 
 
 def legal_moves(state: GameState, uid: str) -> dict[HexId, Reach]:
@@ -80,6 +92,8 @@ def legal_moves(state: GameState, uid: str) -> dict[HexId, Reach]:
     river_foes = {
         h for h in foes if any(b.feature(h, n) == "major-river" for n in b.grid.neighbours(h))
     }
+    mode = leaving(state, u)  # AGS-K 22.1, 22.2
+    no_zoc = mode == "disengage" or uid in game.ext(state, "disengaged", [])  # 22.21
     best: dict[HexId, Reach] = {}
     heap: list[tuple[Fraction, tuple[HexId, ...]]] = [(Fraction(0), (u.hex,))]
     done: set[HexId] = set()
@@ -100,6 +114,10 @@ def legal_moves(state: GameState, uid: str) -> dict[HexId, Reach]:
             step = movement.step_cost(b, sc.tec, sp.move_class, h, n)
             if step is None:
                 continue  # the Dniepr (19.25), prohibited terrain
+            if no_zoc and n in ezoc:
+                continue  # AGS-K 22.21, 22.22: never into an enemy ZoC once disengaged
+            if mode and h == u.hex:
+                step += engagement.SURCHARGE  # 22.13, 22.23
             if n in ezoc and sp.is_hq and n not in combat_friends:
                 continue  # 11.23
             if (
@@ -110,7 +128,7 @@ def legal_moves(state: GameState, uid: str) -> dict[HexId, Reach]:
             ):
                 continue  # 10.13, A23
             total = cost + step
-            if total > left and not (h == u.hex and u.mp_spent == 0):
-                continue  # 5.11; 5.14, A22: one hex always
+            if total > left and not (h == u.hex and u.mp_spent == 0 and not mode):
+                continue  # 5.11; 5.14, A22: one hex always, but not by delay (22.13, A22)
             heapq.heappush(heap, (total, (*path, n)))
     return best

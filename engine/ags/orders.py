@@ -12,12 +12,14 @@ from engine.ags import (
     combat,
     command,
     game,
+    limits,
     movement,
     moves,
+    overrun,
+    overstack,
     reinforcements,
     results,
     sequence,
-    stacking,
 )
 from engine.core import Applied, Ctx, Rejected, Rejection
 from engine.hexgrid import HexId
@@ -104,6 +106,8 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
         command.activate(ctx, order.units)
     elif isinstance(order, o.Unsupport):
         command.unsupport(ctx, order.units)
+    elif isinstance(order, o.Losses) and overstack.pending(state, side):
+        overstack.answer(ctx, side, order.units)  # A41
     elif isinstance(order, o.Losses):
         results.answer_losses(ctx, side, order.units)
     elif isinstance(order, o.Retreat):
@@ -120,6 +124,8 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
             reinforcements.enter(ctx, side, uid, order.where)
             if order.path:
                 _move(ctx, side, uid, order.path)
+    elif isinstance(order, o.Attack) and sequence.current(state).kind == "movement":
+        overrun.overrun(ctx, side, order)  # AGS 6.0: an attack in a movement phase
     elif isinstance(order, o.Attack):
         if sequence.current(state).kind != "combat":
             raise Rejected("attacks are made in your Combat Phase", "AGS 9.11, 5.26")
@@ -132,8 +138,9 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
         why = done_refusal(state, side)
         if why is not None:
             raise Rejected(why.message, why.rule, why.ruling)
-        ctx.emit("side_done", side=side)
-        sequence.end_phase(ctx)
+        if not overstack.open_decision(ctx, side):  # A41: the owner's choice first
+            ctx.emit("side_done", side=side)
+            sequence.end_phase(ctx)
     else:
         raise Rejected(
             f"`{order.verb}` is not an order of Army Group South; use move, enter, attack, "
@@ -170,12 +177,13 @@ def _move(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> None:
     cost = reach[dest].cost
     if len(path) > 1 and tuple(path) != walk:
         walk, cost = _own_path(state, uid, tuple(path))
-    here = [game.spec(state, x.id) for x in state.units_at(dest) if x.id != uid]
-    problem = stacking.stack_problem([*here, game.spec(state, uid)])
-    if problem is not None:
-        raise Rejected(f"{uid} may not end its move in {dest}: {problem}", "AGS 7.0", "K141")
+    limit = limits.problem(state, uid, dest)
+    if limit is not None:
+        raise Rejected(limit, "AGS-K 21.11, 21.12, 21.13, 21.15, 21.2")
+    how = moves.leaving(state, u)  # AGS-K 22.1, 22.2 (K150)
     stops = dest in game.enemy_zoc(state, side)
-    ctx.emit("moved", side=side, unit=uid, path=list(walk), cost=str(cost), stops=stops)
+    ctx.emit("moved", side=side, unit=uid, path=list(walk), cost=str(cost), stops=stops, how=how)
+    overstack.check_move(ctx.state, side, dest)  # A41, K151
 
 
 def _own_path(
@@ -188,7 +196,7 @@ def _own_path(
     reach = moves.legal_moves(state, uid)
     prev = u.hex
     assert prev is not None
-    cost = Fraction(0)
+    cost = Fraction(moves.first_step_extra(state, u))  # AGS-K 22.13, 22.23
     for i, h in enumerate(path):
         step = movement.step_cost(sc.board, sc.tec, cls, prev, h)
         if step is None or h not in reach or (reach[h].stops and i < len(path) - 1):
@@ -199,7 +207,7 @@ def _own_path(
         cost += step
         prev = h
     left = moves.allowance(state, u) - u.mp_spent
-    if cost > left and not (len(path) == 1 and u.mp_spent == 0):
+    if cost > left and not (len(path) == 1 and u.mp_spent == 0 and not moves.leaving(state, u)):
         raise Rejected(f"{uid} has {left} MP left; that path costs {cost}", "AGS 5.11")
     return path, cost
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from engine.ags import marks
 from engine.core import Event
 from engine.state import Decision, GameState
 
@@ -228,6 +229,8 @@ HANDLERS: dict[str, Handler] = {
     "game_ended": _game_ended,
     "dice_rolled": _dice_rolled,
 }
+
+marks.install(HANDLERS)  # overruns, disruption, delay, 9.76, A41 (engine/ags/marks.py)
 
 
 def reduce(state: GameState, event: Event) -> None:

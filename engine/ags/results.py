@@ -31,6 +31,7 @@ def begin(
     defenders: list[UnitState],
     hexes: list[HexId],
     cell: table.Cell,
+    overrun: bool = False,
 ) -> None:
     state = ctx.state
     supplied = {
@@ -47,7 +48,11 @@ def begin(
         results={"attacker": str(cell.attacker), "defender": str(cell.defender)},
         engaged=cell.engaged,
         isolated=iso,  # AGS-K 25.12: isolation at the instant of combat scores
+        overrun=overrun,
     )
+    if overrun and str(cell.defender) != "-" and not cell.engaged:
+        # AGS 6.31: any loss or retreat (not an engaged result) disrupts the defenders
+        ctx.emit("disrupted", side=game.enemy(side), units=[d.id for d in defenders])
     proceed(ctx, "defender")
 
 
@@ -68,11 +73,22 @@ def proceed(ctx: Ctx, role: str) -> None:
     c = combat(state)
     assert c is not None
     if role == "advance":
-        _offer_advance(ctx)
+        if c.get("overrun"):
+            _overrun_end(ctx)
+        else:
+            _offer_advance(ctx)
         return
     res = c["results"][role]
     units = affected(state, role)
     side = _role_side(c, role)
+    if role == "defender" and res != "-":
+        # AGS 9.76: units retreated into this hex earlier this phase die with any result
+        late = [u for u in units if u.id in game.ext(state, "retreated_into", {})]
+        for u in late:
+            scoring.eliminated(ctx, ctx.state.units[u.id], isolated=u.id in c["isolated"])
+        if late:
+            proceed(ctx, role)
+            return
     nxt = "attacker" if role == "defender" else "advance"
     if not units or res == "-":
         proceed(ctx, nxt)
@@ -235,6 +251,25 @@ def advance_limits(state: GameState) -> dict[HexId, tuple[int, list[list[HexId]]
         else:
             out[h] = (2, [])
     return out
+
+
+def _overrun_end(ctx: Ctx) -> None:
+    """AGS 6.22-6.24: a successful overrun moves the overrunners into the hex at no cost
+    (they may move on); otherwise they stop for the phase."""
+    state = ctx.state
+    c = combat(state)
+    assert c is not None
+    movers = [u.id for u in affected(state, "attacker") if u.hex == c["origin"][u.id]]
+    (target,) = c["hexes"]
+    clean = c["results"]["attacker"] == "-" and not c["engaged"]
+    held = any(u.side != c["side"] for u in state.units_at(target))
+    if clean and not held and len(movers) == len(affected(state, "attacker")):
+        ctx.emit("advanced", side=c["side"], units=movers, path=[target], overrun=True)
+    else:
+        ctx.emit(
+            "overrun_stopped", side=c["side"], units=[u.id for u in affected(state, "attacker")]
+        )
+    ctx.emit("combat_closed", side=c["side"])
 
 
 def _offer_advance(ctx: Ctx) -> None:

@@ -193,17 +193,44 @@ def test_k140_a_unit_with_no_legal_retreat_is_eliminated() -> None:
     assert isinstance(r3, Rejection) and "AGS 9.73" in str(r3)
 
 
-def test_k141_a_move_may_not_end_over_stacked() -> None:
+def test_a41_k151_a_move_that_cannot_be_cleared_is_refused() -> None:
     rec = GameRecord(korsun(), 1)
     rules = rec.system
     corps = {u.hex: u.id for u in rec.state.on_map("soviet") if u.id.startswith("s-gd-tc")}
     for u in rec.state.on_map("soviet"):
         hit = [h for h in rules.legal_moves(rec.state, u.id) if h in corps]
         if hit and not u.id.startswith("s-hq"):
-            r = _refused(rec, "soviet", o.Move(units=(u.id,), path=(hit[0],)))
-            assert "AGS 7.0" in str(r) and "K141" in str(r) and "AGS-K 24.12" in str(r)
-            return
-    pytest.fail("no Soviet unit can reach a corps")
+            r = rules.apply(rec.state, "soviet", o.Move(units=(u.id,), path=(hit[0],)))
+            if isinstance(r, Rejection):
+                assert "AGS 7.0" in str(r) and "K151" in str(r) and "AGS-K 24.12" in str(r)
+                return
+    pytest.fail("no Soviet unit's move into a corps hex is refused")
+
+
+def test_a41_the_owner_eliminates_the_excess_at_the_phase_end_without_vps() -> None:
+    from engine.ags.overstack import KIND
+
+    rec = GameRecord(korsun(), 1)
+    while rec.system.phase(rec.state).title != "the German Initial Movement Phase, turn 1":
+        side = rec.system.awaited_sides(rec.state)[0]
+        _ok(rec, side, rec.system.next_default(rec.state, side))
+    state = rec.state.clone()
+    extra = next(
+        u for u in state.on_map("german") if u.hex != "2306" and u.id.startswith("g-")
+    )  # a fourth unit in the 2306 group's hex
+    extra.hex = "2306"
+    r = rec.system.apply(state, "german", o.Done())
+    assert isinstance(r, Applied)
+    (d,) = r.state.pending
+    assert d.kind == KIND and d.rule == "AGS 7.0, A41" and "2306" in d.options["hexes"]
+    group = d.options["hexes"]["2306"]
+    r2 = rec.system.apply(r.state, "german", o.Losses(units=tuple(group[:2])))
+    assert isinstance(r2, Rejection) and "A41" in str(r2)  # only the excess
+    r3 = rec.system.apply(r.state, "german", o.Losses(units=(extra.id,)))
+    assert isinstance(r3, Applied)
+    assert [e.data["unit"] for e in r3.events if e.kind == "unit_eliminated"] == [extra.id]
+    assert not any(e.kind == "vp_awarded" for e in r3.events)  # A41: no award
+    assert rec.system.phase(r3.state).kind == "combat"
 
 
 def test_the_service_starts_ags_korsun_against_the_built_in_player(tmp_path: Path) -> None:

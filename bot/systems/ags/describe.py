@@ -39,6 +39,21 @@ def _event(e: Event) -> str:
             return f"Every {_side(d.get('side'))} unit is in supply."
         tail = f"; isolated: {_units(iso)}" if iso else ""
         return f"{_side(d.get('side'))} units out of supply: {_units(out)}{tail} (AGS 12.0)."
+    if k == "overrun_declared":
+        return (
+            f"{_units(d.get('attackers') or [])} overrun {d.get('hex')} "
+            f"({d.get('cost')} MP, AGS 6.0)."
+        )
+    if k == "disrupted":
+        return f"{_units(d.get('units') or [])} are disrupted (AGS 6.31)."
+    if k == "overrun_stopped":
+        return f"{_units(d.get('units') or [])} may move no further this phase (AGS 6.22, 6.23)."
+    if k == "moved" and d.get("how"):
+        how = {"delay": "delays out of", "disengage": "disengages from"}.get(str(d.get("how")))
+        return (
+            f"{d.get('unit')} {how} an enemy zone of control: {' '.join(d.get('path') or [])} "
+            f"({d.get('cost')} MP, AGS-K 22.1, 22.2)."
+        )
     if k == "moved":
         stop = " and stops in an enemy zone of control" if d.get("stops") else ""
         return f"{d.get('unit')} moves {' '.join(d.get('path') or [])} ({d.get('cost')} MP){stop}."
@@ -148,6 +163,14 @@ class Words:
                 f"{who} may answer the attack on {hexes} with an air point ({rule}; "
                 f"{options.get('points')} left).{att} `air 1 support-defence "
                 f"{(options.get('hexes') or ['HEX'])[0]}` or `pass`."
+            )
+        if kind == "over_stacked" and options:
+            hexes = "; ".join(
+                f"{h}: {_units(ids)}" for h, ids in (options.get("hexes") or {}).items()
+            )
+            return (
+                f"{who} has over-stacked hexes at the end of the phase ({rule}): {hexes}. "
+                "`losses UNIT...` eliminates the units listed (only the excess, no VPs)."
             )
         if kind == "losses_or_retreat" and options:
             n = options.get("steps")
