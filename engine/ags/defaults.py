@@ -11,6 +11,7 @@ from engine.ags import (
     air,
     combat,
     command,
+    deploy,
     game,
     moves,
     overstack,
@@ -28,6 +29,8 @@ def decision_defaults(state: GameState, d: Decision) -> list[o.Order]:
     step is dearer than ground), else the steps; no advance."""
     if d.kind == air.DEFENDER_AIR:
         return air.defaults(state, d)
+    if d.kind == deploy.KIND:
+        return [deploy.default(state)]  # AGS-K 18.2, K170: the shipped set-up
     if d.kind == "advance":
         return [o.Pass()]
     if d.kind == overstack.KIND:
@@ -145,6 +148,8 @@ def attacks(state: GameState, side: str) -> list[o.Attack]:
 
 
 def _answers(state: GameState, d: Decision) -> list[o.Order]:
+    if d.kind == deploy.KIND:
+        return deploy.candidates(state)  # AGS-K 18.2, K170
     if d.kind == overstack.KIND:
         return [o.Losses(units=overstack.default_answer(state, d))]  # A41
     if d.kind == air.DEFENDER_AIR:

@@ -11,6 +11,7 @@ from engine.ags import (
     air,
     combat,
     command,
+    deploy,
     game,
     limits,
     movement,
@@ -40,6 +41,19 @@ def awaited(state: GameState) -> list[str]:
 def done_refusal(state: GameState, side: str) -> Rejection | None:
     if state.over:
         return Rejection("the game is over")
+    if deploy.decision(state) is not None:  # AGS-K 18.2, K170
+        if side != deploy.SIDE:
+            return Rejection("the German player sets up first", "AGS-K 18.2", "K170")
+        gaps = deploy.gaps(state)
+        if gaps:
+            letter, h = gaps[0]
+            return Rejection(
+                f"{h} borders area {letter}'s start line with no unit of {letter} in it or "
+                "next to it",
+                "AGS-K 18.24",
+                "K170",
+            )
+        return None
     if any(d.side == side for d in state.pending):
         return Rejection(
             "answer the open decision first (`losses`, `retreat`, `pursue` or `pass`)", "AGS 9.6"
@@ -78,6 +92,11 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
         side = waiting[0]
     if side not in ("soviet", "german"):
         raise Rejected(f"there is no side {side!r} in this game (soviet, german)")
+    if deploy.decision(state) is not None:  # AGS-K 18.2, K170: before Game-Turn 1
+        if side != deploy.SIDE:
+            raise Rejected("the German player sets up first", "AGS-K 18.2", "K170")
+        deploy.apply(ctx, side, order)
+        return ctx.done()
     deciding = [d for d in state.pending if d.side == side]
     if state.pending and not deciding:
         raise Rejected(

@@ -167,6 +167,10 @@ def _advanced(s: GameState, d: dict[str, Any]) -> None:
         s.units[uid].hex = d["path"][-1]
 
 
+def _set_up(s: GameState, d: dict[str, Any]) -> None:
+    s.units[d["unit"]].hex = d["hex"]  # AGS-K 18.2, K170
+
+
 def _step_lost(s: GameState, d: dict[str, Any]) -> None:
     s.units[d["unit"]].cel = int(d["steps_left"])
 
@@ -221,6 +225,8 @@ HANDLERS: dict[str, Handler] = {
     "retreat_chosen": _retreat_chosen,
     "retreated": _retreated,
     "advanced": _advanced,
+    "set_up": _set_up,
+    "setup_done": _nothing,
     "step_lost": _step_lost,
     "unit_eliminated": _unit_eliminated,
     "vp_awarded": _vp_awarded,

@@ -41,12 +41,20 @@ def current(state: GameState) -> PhaseSpec:
 
 
 def title(state: GameState) -> str:
+    from engine.ags import deploy
+
+    before = deploy.title(state)  # AGS-K 18.2, K170
+    if before is not None:
+        return before
     p = current(state)
     return f"the {p.side.capitalize()} {p.name}, turn {state.turn}"
 
 
 def start_game(ctx: Ctx) -> None:
-    start_turn(ctx, 1)
+    """The German set-up step first (AGS-K 18.2, K170); its `done` starts Game-Turn 1."""
+    from engine.ags import deploy
+
+    deploy.open_setup(ctx)
 
 
 def start_turn(ctx: Ctx, turn: int) -> None:

@@ -19,6 +19,8 @@ EVENTS: dict[str, dict[str, Spec]] = {
         "turn": _P, "date": _P, "weather": _P, "air": _P, "active_hqs": ListOf(UNIT),
         "supported": ListOf(UNIT),
     },
+    "set_up": {"side": _P, "unit": UNIT, "hex": _P, "rule": _P},
+    "setup_done": {"side": _P, "rule": _P},
     "phase_started": {"turn": _P, "index": _P, "side": _P, "title": _P},
     "supply_checked": {"side": _P, "out_of_supply": ListOf(UNIT), "isolated": ListOf(UNIT)},
     "moved": {"side": _P, "unit": UNIT, "path": _P, "cost": _P, "stops": _P, "how": _P},

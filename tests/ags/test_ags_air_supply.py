@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from agsstart import start
 
 from engine import orders as o
 from engine.ags import air, combat, game
@@ -57,7 +58,7 @@ def _isolate(rec: GameRecord) -> tuple[str, str]:
 
 
 def test_k164_air_supply_in_the_german_air_power_phase_gives_heavy_equipment() -> None:
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     r = rec.submit("soviet", o.Air(mission="supply", hex="0513", amount=1))
     assert isinstance(r, Rejection) and "K164" in str(r)  # not the German Air Power Phase
     _to_german_mech(rec)
@@ -93,7 +94,7 @@ def test_k164_air_supply_in_the_german_air_power_phase_gives_heavy_equipment() -
 
 
 def test_25_34_heavy_equipment_flips_then_goes_under_and_the_unit_may_not_attack() -> None:
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     _to_german_mech(rec)
     uid, town = _isolate(rec)
     rec.state.ext["air"] = {"soviet": 3, "german": 3}
@@ -119,7 +120,7 @@ def test_25_36_heavy_equipment_under_a_unit_scores_at_the_end() -> None:
     from engine.ags.scoring import end_game
     from engine.core import Ctx
 
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     state = rec.state.clone()
     uid = "g-82"
     state.ext["heavy"] = {uid: 3}
@@ -135,7 +136,7 @@ def test_25_35_heavy_equipment_comes_off_a_unit_in_supply_at_the_german_player_t
     from engine.ags.reducer import reduce
     from engine.core import Ctx
 
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     state = rec.state.clone()
     uid = "g-82"  # at its set-up hex (1113), in supply
     state.ext["heavy"] = {uid: 2}

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from agsstart import start
+
 from bot import systems as bot_systems
 from engine import orders as o
 from engine.core import Applied, Rejection
@@ -41,7 +43,7 @@ def test_the_new_words_parse_and_format() -> None:
 
 
 def test_23_11_the_soviet_player_chooses_the_active_hqs_at_the_start_of_his_player_turn() -> None:
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     active = rec.state.ext["active_hqs"]
     assert len(active) == 3 and {"s-hq-5gdtk", "s-hq-2tk"} <= set(active)  # the default
     said = " ".join(rec.system.announcements(rec.state, "soviet"))
@@ -69,13 +71,13 @@ def test_23_11_the_soviet_player_chooses_the_active_hqs_at_the_start_of_his_play
 
 
 def test_23_14_an_inactive_hq_coordinates_no_attack() -> None:
-    rec = GameRecord(korsun(), 1, dice=(1,))
+    rec = start(korsun(), 1, dice=(1,))
     _ok(rec, "soviet", o.Activate(units=("s-hq-5gdtk", "s-hq-2tk", "s-hq-40")))
     _ok(rec, "soviet", o.Done())
     r = _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1",), target="0513", support=("s-hq-40",)))
     declared = next(e for e in r.events if e.kind == "attack_declared").data
     assert declared["hq"] == "s-hq-40"  # A40: the HQ named
-    rec2 = GameRecord(korsun(), 1, dice=(1,))
+    rec2 = start(korsun(), 1, dice=(1,))
     _ok(rec2, "soviet", o.Activate(units=("s-hq-5gdtk", "s-hq-2tk")))
     _ok(rec2, "soviet", o.Done())
     r2 = _refused(
@@ -93,7 +95,7 @@ def _to_turn(rec: GameRecord, turn: int) -> None:
 
 
 def test_24_22_the_soviet_player_chooses_which_supported_markers_come_off() -> None:
-    rec = GameRecord(korsun(), 3)
+    rec = start(korsun(), 3)
     first = list(rec.state.ext["supported"])
     assert len(first) == 4  # AGS-K 24.2, A5
     _to_turn(rec, 2)
@@ -117,7 +119,7 @@ def test_24_22_the_soviet_player_chooses_which_supported_markers_come_off() -> N
 
 
 def test_23_2_from_game_turn_5_an_hq_coordinates_half_its_leadership_in_operations() -> None:
-    rec = GameRecord(korsun(), 1, dice=(1, 1, 1))
+    rec = start(korsun(), 1, dice=(1, 1, 1))
     _ok(rec, "soviet", o.Activate(units=("s-hq-5gdtk", "s-hq-2tk", "s-hq-40")))
     _ok(rec, "soviet", o.Done())
     rec.state.turn = 5  # the limit applies from Game-Turn 5 (a test's shortcut)
@@ -133,7 +135,7 @@ def test_23_2_from_game_turn_5_an_hq_coordinates_half_its_leadership_in_operatio
 def test_k161_with_no_hq_named_the_referee_charges_the_active_hq_with_most_operations_left() -> (
     None
 ):
-    rec = GameRecord(korsun(), 1, dice=(1,))
+    rec = start(korsun(), 1, dice=(1,))
     _ok(rec, "soviet", o.Activate(units=("s-hq-5gdtk", "s-hq-2tk", "s-hq-40")))
     _ok(rec, "soviet", o.Done())
     rec.state.turn = 5
@@ -150,7 +152,7 @@ def test_k161_with_no_hq_named_the_referee_charges_the_active_hq_with_most_opera
 
 
 def test_11_37_an_hq_stacked_with_attackers_adds_its_leadership_up_to_their_strength() -> None:
-    rec = GameRecord(korsun(), 1, dice=(1,))
+    rec = start(korsun(), 1, dice=(1,))
     _ok(rec, "soviet", o.Activate(units=("s-hq-5gdtk", "s-hq-2tk", "s-hq-40")))
     _ok(rec, "soviet", o.Move(units=("s-hq-40",), path=("0412",)))  # onto s-gd-cd-1
     _ok(rec, "soviet", o.Done())
@@ -170,7 +172,7 @@ def test_11_37_an_hq_stacked_with_attackers_adds_its_leadership_up_to_their_stre
 
 
 def test_14_12_the_defender_answers_the_attack_with_its_air_point() -> None:
-    rec = GameRecord(korsun(), 1, dice=(1, 1))
+    rec = start(korsun(), 1, dice=(1, 1))
     _ok(rec, "soviet", o.Done())
     rec.state.ext["air"] = {"soviet": 1, "german": 1}  # a mud turn's points (a shortcut)
     _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513", air=("1",)))
@@ -190,7 +192,7 @@ def test_14_12_the_defender_answers_the_attack_with_its_air_point() -> None:
 
 
 def test_14_12_no_decision_without_a_defending_air_point() -> None:
-    rec = GameRecord(korsun(), 1, dice=(1,))
+    rec = start(korsun(), 1, dice=(1,))
     _ok(rec, "soviet", o.Done())
     r = _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
     assert any(e.kind == "combat_resolved" for e in r.events)  # snow: no air points (19.8)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from agsstart import start
+
 from engine import orders as o
 from engine.ags import game, integrity, limits, moves
 from engine.core import Applied, Rejection
@@ -147,7 +149,7 @@ def test_6_overrun_is_an_attack_in_a_movement_phase_and_disrupts_the_defender() 
 
 
 def test_19_4_soviet_rifle_units_may_not_overrun() -> None:
-    rec = GameRecord(load_scenario("ags-korsun"), 1)
+    rec = start(load_scenario("ags-korsun"), 1)
     s = rec.state
     rifle = next(
         u for u in s.on_map("soviet")

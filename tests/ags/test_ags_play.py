@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from agsstart import start
 
 from bot import fuzz
 from bot import systems as bot_systems
@@ -45,7 +46,7 @@ def test_ags_korsun_is_listed_and_played_by_the_ags_system() -> None:
     assert info.turns == 13  # AGS-K 19.12
     setup = korsun()
     assert systems.of(setup).id == "ags" and bot_systems.get("ags").describer is not None
-    rec = GameRecord(setup, 1)
+    rec = start(setup, 1)
     assert rec.state.ext["weather"] == "snow" and rec.state.ext["air"] == {"soviet": 0, "german": 0}
     assert set(rec.state.ext["active_hqs"]) >= {"s-hq-5gdtk", "s-hq-2tk"}  # AGS-K 23.12
     assert len(rec.state.ext["active_hqs"]) == 3  # 23.11: three on turns 1-3
@@ -55,7 +56,7 @@ def test_ags_korsun_is_listed_and_played_by_the_ags_system() -> None:
 
 
 def test_a_unit_stops_on_entering_an_enemy_zone_and_may_not_leave_it() -> None:
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     rules = rec.system
     reach = rules.legal_moves(rec.state, "s-rd-58")  # 0313, behind the line
     stops = {h for h, r in reach.items() if r.stops}
@@ -73,7 +74,7 @@ def test_a_unit_stops_on_entering_an_enemy_zone_and_may_not_leave_it() -> None:
 
 
 def test_an_attack_resolves_on_the_crt_and_the_defender_chooses_losses() -> None:
-    rec = GameRecord(korsun(), 1, dice=(1,))
+    rec = start(korsun(), 1, dice=(1,))
     _ok(rec, "soviet", o.Done())
     assert rec.system.phase(rec.state).kind == "combat"
     r = _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
@@ -94,7 +95,7 @@ def test_an_attack_resolves_on_the_crt_and_the_defender_chooses_losses() -> None
 
 
 def test_a_retreat_is_all_units_the_full_distance_and_the_attacker_may_advance() -> None:
-    rec = GameRecord(korsun(), 1, dice=(1,))
+    rec = start(korsun(), 1, dice=(1,))
     _ok(rec, "soviet", o.Done())
     _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
     r = _refused(rec, "german", o.Retreat(unit="g-4-6", path=("0514", "0515")))
@@ -115,7 +116,7 @@ def test_a_retreat_is_all_units_the_full_distance_and_the_attacker_may_advance()
 
 
 def test_an_eliminated_german_unit_scores_for_the_soviet_player() -> None:
-    rec = GameRecord(korsun(), 1, dice=(1,))
+    rec = start(korsun(), 1, dice=(1,))
     _ok(rec, "soviet", o.Done())
     _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
     before = rec.state.units["g-4-6"].cel
@@ -137,7 +138,7 @@ def _play_by_defaults(rec: GameRecord, limit: int = 3000) -> int:
 
 
 def test_a_game_played_to_its_end_by_the_deadline_defaults_replays_identically() -> None:
-    rec = GameRecord(korsun(), 7)
+    rec = start(korsun(), 7)
     _play_by_defaults(rec)
     s = rec.state
     assert s.over and s.turn == 13 and s.result is not None
@@ -155,7 +156,7 @@ def test_a_game_played_to_its_end_by_the_deadline_defaults_replays_identically()
 
 
 def test_nothing_is_hidden_in_ags() -> None:
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     for viewer in ("soviet", "german", "spectator"):
         v = view(rec.state, viewer)
         assert all(u.known == "full" for u in v.units)
@@ -169,13 +170,13 @@ def test_the_fuzzer_plays_ags_with_its_invariants(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("bad", ["0515"])
 def test_reinforcements_enter_only_their_area_on_their_turn(bad: str) -> None:
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     r = _refused(rec, "soviet", o.Enter(units=("s-gd-tc-11",), where=bad))
     assert "AGS-K 26.1" in str(r) or "AGS-K 26.0" in str(r)
 
 
 def test_k140_a_unit_with_no_legal_retreat_is_eliminated() -> None:
-    rec = GameRecord(korsun(), 1, dice=(1,))
+    rec = start(korsun(), 1, dice=(1,))
     _ok(rec, "soviet", o.Done())
     _ok(rec, "soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
     rules = rec.system
@@ -194,7 +195,7 @@ def test_k140_a_unit_with_no_legal_retreat_is_eliminated() -> None:
 
 
 def test_a41_k151_a_move_that_cannot_be_cleared_is_refused() -> None:
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     rules = rec.system
     corps = {u.hex: u.id for u in rec.state.on_map("soviet") if u.id.startswith("s-gd-tc")}
     for u in rec.state.on_map("soviet"):
@@ -210,7 +211,7 @@ def test_a41_k151_a_move_that_cannot_be_cleared_is_refused() -> None:
 def test_a41_the_owner_eliminates_the_excess_at_the_phase_end_without_vps() -> None:
     from engine.ags.overstack import KIND
 
-    rec = GameRecord(korsun(), 1)
+    rec = start(korsun(), 1)
     while rec.system.phase(rec.state).title != "the German Initial Movement Phase, turn 1":
         side = rec.system.awaited_sides(rec.state)[0]
         _ok(rec, side, rec.system.next_default(rec.state, side))

@@ -7,13 +7,13 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from agsstart import start
 
 from bot import systems as bot_systems
 from engine import orders as o
 from engine import systems
 from engine.core import Applied
 from engine.provenance import not_printed, sentence
-from engine.record import GameRecord
 from scenarios import load_scenario
 from scenarios.provenance import data_note
 
@@ -59,7 +59,7 @@ def test_status_says_what_is_reconstructed(tmp_path: Path) -> None:
 
 
 def test_a_combat_explanation_says_which_values_were_reconstructed() -> None:
-    rec = GameRecord(load_scenario("ags-korsun"), 1, dice=(1,))
+    rec = start(load_scenario("ags-korsun"), 1, dice=(1,))
     _ = rec.submit("soviet", o.Done())
     r = rec.submit("soviet", o.Attack(units=("s-gd-cd-1", "s-gd-cd-2"), target="0513"))
     assert isinstance(r, Applied)
@@ -82,7 +82,7 @@ def test_a_combat_explanation_says_which_values_were_reconstructed() -> None:
 def test_a_defence_doubled_by_the_reconstructed_map_names_the_map() -> None:
     from engine.ags import data
 
-    rec = GameRecord(load_scenario("ags-korsun"), 1)
+    rec = start(load_scenario("ags-korsun"), 1)
     sc = rec.state.setup.results
     helped = next(
         u

@@ -30,6 +30,10 @@ def _event(e: Event) -> str:
             f"Soviet {air.get('soviet', 0)}, German {air.get('german', 0)}; active Soviet HQs: "
             f"{_units(d.get('active_hqs') or [])}."
         )
+    if k == "set_up":
+        return f"The German player sets {d.get('unit')} up in {d.get('hex')} (AGS-K 18.22)."
+    if k == "setup_done":
+        return "The German set-up is complete (AGS-K 18.24): the game begins."
     if k == "phase_started":
         return f"The {_side(d.get('side'))} {d.get('title')} begins (turn {d.get('turn')})."
     if k == "supply_checked":
@@ -150,6 +154,14 @@ class Words:
         viewer: str | None = None,
     ) -> str:
         who = _side(side) or "A player"
+        if kind == "setup":
+            return (
+                f"{who} sets up ({rule}): the scenario's set-up stands; `move UNIT... HEX` "
+                "places a lettered unit anywhere in its set-up area (18.22, 18.23), a unit "
+                "of the 2306 group within three hexes of 2306 (18.21), three units a hex at "
+                "most (18.25); `done` when every hex on the start line is held or covered "
+                "by a unit of its letter (18.24)."
+            )
         if kind == "advance":
             hexes = ", ".join(sorted((options or {}).get("hexes", {})))
             return (
@@ -191,6 +203,8 @@ class Words:
         side: str = "",
         state: GameState | None = None,
     ) -> list[str]:
+        if kind == "setup":
+            return ["done"]
         if kind == "advance":
             return ["pass"]
         if kind == "defender_air":
