@@ -141,7 +141,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # issue #20: a season's divisions
         "ALTER TABLE entrants ADD COLUMN division TEXT NOT NULL DEFAULT ''",
     ),
+    (  # issue #21: where each game stands (its summary), written with every record, so
+        # game lists never load a game; `phase` NULL: not summarised yet (a game from an
+        # older Kessel, or one whose creation's summary write was lost: the referee
+        # summarises it when it first loads it). `wake`: when a deadline next needs the
+        # referee (its first reminder, else its end): the due deadlines are one range.
+        "ALTER TABLE games ADD COLUMN phase TEXT",
+        "ALTER TABLE games ADD COLUMN turn INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN awaiting TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE games ADD COLUMN sides TEXT NOT NULL DEFAULT '[]'",
+        "CREATE INDEX games_by_status ON games(status)",
+        "ALTER TABLE deadlines ADD COLUMN wake REAL NOT NULL DEFAULT 0",
+        "CREATE INDEX deadlines_by_wake ON deadlines(wake)",
+    ),
 )
+
+# Snapshots kept per game: the newest few (a load uses the latest one; older ones only
+# take room, issue #21)
+KEEP_SNAPSHOTS = 3
 
 
 class StoreError(Exception):
@@ -150,6 +167,16 @@ class StoreError(Exception):
 
 class Conflict(StoreError):
     """The game's log moved on since the caller read it (optimistic concurrency)."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Where a game stands, as lists show it without loading the game (issue #21)."""
+
+    phase: str  # the phase's title (with its date), as `LiveGame.where()` says it
+    turn: int
+    awaiting: tuple[str, ...]  # the sides the game waits for
+    sides: tuple[str, ...]  # the scenario's sides, in order
 
 
 @dataclass(frozen=True)
@@ -167,6 +194,14 @@ class GameRow:
     created_by: str
     created_at: float
     head: int
+    summary: Summary | None = None  # None: not summarised yet (see MIGRATIONS[3])
+
+
+# The games table's columns as GameRow reads them (named, not `SELECT *`)
+_GAME_COLUMNS = (
+    "id, name, guild, channel, scenario, scenario_data, seed, dice, status, settings,"
+    " created_by, created_at, head, phase, turn, awaiting, sides"
+)
 
 
 @dataclass(frozen=True)
@@ -554,11 +589,13 @@ class Store(LeagueTables):
             )
         ]
         steps += self._append_steps(row.id, 0, list(first), time.time())
+        if row.summary is not None:
+            steps.append(_summary_step(row.id, row.summary))
         steps += list(seats)
         await self._write(steps)
 
     async def game(self, game_id: str) -> GameRow | None:
-        rows = await self._all("SELECT * FROM games WHERE id = ?", (game_id,))
+        rows = await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
     async def games(
@@ -571,7 +608,7 @@ class Store(LeagueTables):
     ) -> list[GameRow]:
         # head 0: a game whose creation never finished (a crash between the two steps of
         # an older Kessel): it has no record of what it is, so it is not listed
-        sql = "SELECT * FROM games WHERE head > 0"
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE head > 0"
         args: list[Any] = []
         if guild is not None:
             sql += " AND guild = ?"
@@ -590,6 +627,35 @@ class Store(LeagueTables):
 
     async def ids(self) -> set[str]:
         return {str(r[0]) for r in await self._all("SELECT id FROM games")}
+
+    async def taken(self, game_ids: Sequence[str]) -> set[str]:
+        """Which of `game_ids` are games already (a new id is checked, not the whole list
+        of ids read: issue #21)."""
+        found: set[str] = set()
+        for i in range(0, len(game_ids), 500):
+            part = list(game_ids[i : i + 500])
+            sql = f"SELECT id FROM games WHERE id IN ({','.join('?' * len(part))})"
+            found |= {str(r[0]) for r in await self._all(sql, part)}
+        return found
+
+    async def set_summary(self, game_id: str, summary: Summary) -> None:
+        """Where a game stands, for a game that was not summarised yet (MIGRATIONS[3])."""
+        await self._write([_summary_step(game_id, summary)])
+
+    async def seats_of(self, game_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
+        """The current seats of several games at once (game lists: issue #21)."""
+        out: dict[str, list[SeatRow]] = {g: [] for g in game_ids}
+        for i in range(0, len(game_ids), 500):
+            part = list(game_ids[i : i + 500])
+            rows = await self._all(
+                "SELECT game_id, user_id, display, role, side, joined_seq, left_seq FROM seats"
+                f" WHERE left_seq IS NULL AND game_id IN ({','.join('?' * len(part))})"
+                " ORDER BY game_id, joined_seq, user_id",
+                part,
+            )
+            for r in rows:
+                out[str(r[0])].append(SeatRow(r[1], r[2], r[3], r[4], int(r[5]), r[6]))
+        return out
 
     # --- the log ---------------------------------------------------------------------
     def _append_steps(
@@ -618,15 +684,17 @@ class Store(LeagueTables):
         request: tuple[str, str, dict[str, Any]] | None = None,
         seats: Sequence[tuple[str, Sequence[Any]]] = (),
         snapshot: tuple[int, dict[str, Any]] | None = None,
-        deadline: tuple[str, float] | bool | None = False,
+        deadline: tuple[str, float] | tuple[str, float, float] | bool | None = False,
         seen: tuple[str, int] | None = None,
         ts: float | None = None,
+        summary: Summary | None = None,
     ) -> int:
         """Append `records` after `expect_head` in one transaction, with the game's new
-        status/settings, the request's (key, fingerprint, reply), seat changes, a snapshot,
-        the new deadline (None clears it, False leaves it) and the event a user has now seen
-        (`seen`: user, event number). Returns the new head.
-        Raises Conflict when the log is no longer at `expect_head`."""
+        status/settings, the request's (key, fingerprint, reply), seat changes, a snapshot
+        (older ones beyond the newest `KEEP_SNAPSHOTS` are deleted), the new deadline
+        ((step, due[, wake]); None clears it, False leaves it), the event a user has now
+        seen (`seen`: user, event number) and where the game now stands (`summary`).
+        Returns the new head. Raises Conflict when the log is no longer at `expect_head`."""
         when = time.time() if ts is None else ts
         async with self._txn() as db:
             async with db.execute("SELECT head FROM games WHERE id = ?", (game_id,)) as c:
@@ -656,23 +724,33 @@ class Store(LeagueTables):
             if seen is not None:
                 steps.append(self._seen_step(game_id, *seen))
             if snapshot is not None:
-                steps.append(
+                steps += [
+                    ("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, snapshot[0])),
                     (
-                        "INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES (?,?,?)",
+                        "INSERT INTO snapshots(game_id, seq, state) VALUES (?,?,?)",
                         (game_id, snapshot[0], json.dumps(snapshot[1])),
-                    )
-                )
+                    ),
+                    (  # plain SQL (PostgreSQL too): keep the newest KEEP_SNAPSHOTS
+                        "DELETE FROM snapshots WHERE game_id = ? AND seq NOT IN (SELECT seq"
+                        " FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT ?)",
+                        (game_id, game_id, KEEP_SNAPSHOTS),
+                    ),
+                ]
             if deadline is None:
                 steps.append(("DELETE FROM deadlines WHERE game_id = ?", (game_id,)))
             elif not isinstance(deadline, bool):
-                step, due = deadline
-                steps.append(
+                step, due = deadline[0], deadline[1]
+                wake = deadline[2] if len(deadline) > 2 else due
+                steps += [
+                    ("DELETE FROM deadlines WHERE game_id = ?", (game_id,)),
                     (
-                        "INSERT OR REPLACE INTO deadlines(game_id, step, due, reminded)"
-                        " VALUES (?,?,?,0)",
-                        (game_id, step, due),
-                    )
-                )
+                        "INSERT INTO deadlines(game_id, step, due, reminded, wake)"
+                        " VALUES (?,?,?,0,?)",
+                        (game_id, step, due, min(wake, due)),
+                    ),
+                ]
+            if summary is not None:
+                steps.append(_summary_step(game_id, summary))
             for sql, args in steps:
                 await db.execute(sql, args)
         return head
@@ -692,6 +770,12 @@ class Store(LeagueTables):
         if not rows:
             return None
         return str(rows[0][0]), str(rows[0][1]), json.loads(rows[0][2])
+
+    async def snapshot_seqs(self, game_id: str) -> list[int]:
+        rows = await self._all(
+            "SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return [int(r[0]) for r in rows]
 
     async def snapshot(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
         rows = await self._all(
@@ -731,8 +815,15 @@ class Store(LeagueTables):
         )
 
     # --- deadlines, last seen, server settings ---------------------------------------
-    async def deadlines(self) -> list[tuple[str, str, float, int]]:
-        rows = await self._all("SELECT game_id, step, due, reminded FROM deadlines ORDER BY due")
+    async def deadlines(self, wake_by: float | None = None) -> list[tuple[str, str, float, int]]:
+        """Every running deadline, or (`wake_by`) those that need the referee by then: a
+        reminder or the end is due (an indexed range, issue #21)."""
+        sql = "SELECT game_id, step, due, reminded FROM deadlines"
+        args: list[Any] = []
+        if wake_by is not None:
+            sql += " WHERE wake <= ?"
+            args.append(wake_by)
+        rows = await self._all(sql + " ORDER BY due, game_id", args)
         return [(str(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
 
     async def deadline(self, game_id: str) -> tuple[str, float, int] | None:
@@ -741,10 +832,21 @@ class Store(LeagueTables):
         )
         return (str(rows[0][0]), float(rows[0][1]), int(rows[0][2])) if rows else None
 
-    async def mark_reminded(self, game_id: str, count: int) -> None:
-        await self._write(
-            [("UPDATE deadlines SET reminded = ? WHERE game_id = ?", (count, game_id))]
-        )
+    async def mark_reminded(self, game_id: str, count: int, wake: float | None = None) -> None:
+        """`count` reminders sent; `wake`: when the deadline next needs the referee."""
+        if wake is None:
+            await self._write(
+                [("UPDATE deadlines SET reminded = ? WHERE game_id = ?", (count, game_id))]
+            )
+        else:
+            await self._write(
+                [
+                    (
+                        "UPDATE deadlines SET reminded = ?, wake = ? WHERE game_id = ?",
+                        (count, wake, game_id),
+                    )
+                ]
+            )
 
     async def last_seen(self, game_id: str, user: str) -> int:
         rows = await self._all(
@@ -818,4 +920,14 @@ def _game(r: Any) -> GameRow:
         created_by=r[10],
         created_at=float(r[11]),
         head=int(r[12]),
+        summary=None
+        if r[13] is None
+        else Summary(str(r[13]), int(r[14]), tuple(json.loads(r[15])), tuple(json.loads(r[16]))),
+    )
+
+
+def _summary_step(game_id: str, s: Summary) -> tuple[str, Sequence[Any]]:
+    return (
+        "UPDATE games SET phase = ?, turn = ?, awaiting = ?, sides = ? WHERE id = ?",
+        (s.phase, s.turn, json.dumps(list(s.awaiting)), json.dumps(list(s.sides)), game_id),
     )

@@ -13,7 +13,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.store import GameRow, LogRecord, SeatRow
+from bot.store import GameRow, LogRecord, SeatRow, Summary
 from engine.core import Event
 from engine.model import Setup
 from engine.notation import parse_order
@@ -97,10 +97,11 @@ class LiveGame:
         return [s for s in self.setup.sides if not self.players(s)]
 
     # --- where the game is ----------------------------------------------------------
-    def awaited(self, state: GameState | None = None) -> list[str]:
-        """The sides the game waits for (in `state`; default: the current one)."""
+    def awaited(self, state: GameState | None = None, status: str | None = None) -> list[str]:
+        """The sides the game waits for (in `state` and `status`; default: the current
+        ones)."""
         s = self.state if state is None else state
-        if self.status != "active" or s.over:
+        if (self.status if status is None else status) != "active" or s.over:
             return []
         return self.system.awaited_sides(s)
 
@@ -111,11 +112,19 @@ class LiveGame:
         decisions = ",".join(f"{d.side}:{d.kind}" for d in s.pending)
         return f"{s.turn}:{s.phase}:{','.join(self.awaited(s))}:{decisions}"
 
-    def where(self) -> str:
-        s = self.state
+    def where(self, state: GameState | None = None) -> str:
+        s = self.state if state is None else state
         date = s.setup.date_of(s.turn)
         when = f" ({date.isoformat()})" if date else ""
         return f"{self.system.phase(s).title}{when}"
+
+    def summary(self, state: GameState | None = None, status: str | None = None) -> Summary:
+        """Where the game stands (in `state` and `status`; default: now), as the games
+        table keeps it for lists (issue #21)."""
+        s = self.state if state is None else state
+        return Summary(
+            self.where(s), s.turn, tuple(self.awaited(s, status)), tuple(self.setup.sides)
+        )
 
     def events_since(self, seq: int) -> list[Event]:
         return [e for e in self.record.events if e.seq > seq]

@@ -9,10 +9,12 @@ unit".
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Sequence
 
 from bot import systems
 from engine.core import Event
+from engine.record import GameRecord
 from engine.state import GameState
 from engine.view import visible_events
 
@@ -30,3 +32,48 @@ def lines_for(
     numbers `mod rollback` takes."""
     describer = systems.describer(state)
     return describer.lines(events_for(events, state, viewer), numbered=numbered)
+
+
+def tail_events(record: GameRecord, count: int | None, after: int = 0) -> tuple[list[Event], bool]:
+    """The last `count` events of `record` (None: every one) numbered after `after`, read
+    from the end of the record (issue #21: a long game's whole log is not read to show
+    its last lines). Also says whether they are all the events after `after`."""
+    chunks: list[Sequence[Event]] = []
+    n = 0
+    for events in itertools.chain(
+        (e.events for e in reversed(record.entries)), [record.start_events]
+    ):
+        if count is not None and n >= count:
+            return [e for c in reversed(chunks) for e in c], False
+        if events and events[-1].seq <= after:
+            break
+        part = [e for e in events if e.seq > after]
+        chunks.append(part)
+        n += len(part)
+    return [e for c in reversed(chunks) for e in c], True
+
+
+def last_lines(
+    record: GameRecord,
+    state: GameState,
+    viewer: str,
+    limit: int | None,
+    *,
+    after: int = 0,
+    numbered: bool = False,
+) -> list[str]:
+    """The last `limit` lines (None: every line) of the events after event `after`, as
+    `lines_for` words the whole log, paged from the end: a growing tail of events until
+    it gives more than `limit` lines (the first line of a tail may be a cut run of alike
+    events, so it is not shown; what a line says depends on its event, the later events
+    (a reveal) and the state only, so the other lines are those of the whole log)."""
+    count = None if limit is None else 4 * limit + 16
+    while True:
+        events, whole = tail_events(record, count, after)
+        lines = lines_for(events, state, viewer, numbered=numbered)
+        if whole or limit is None:
+            return lines if limit is None else lines[-limit:]
+        if len(lines) > limit:
+            return lines[-limit:]
+        assert count is not None
+        count *= 4

@@ -12,12 +12,14 @@ leaves the game as it was.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import json
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -30,9 +32,17 @@ from bot import systems as bot_systems
 from bot.service import roles
 from bot.service.announce import announcements
 from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
-from bot.service.history import lines_for
+from bot.service.history import last_lines, lines_for
 from bot.service.model import DEFAULT_SETTINGS, Caller, Refusal, Reply
-from bot.store import Conflict, GameRow, LogRecord, NewRecord, SeatRow, Store, StoreError
+from bot.store import (
+    Conflict,
+    GameRow,
+    LogRecord,
+    NewRecord,
+    SeatRow,
+    Store,
+    StoreError,
+)
 from engine import dice as dice_proof
 from engine import numbers
 from engine.core import Applied, Event, Rejection
@@ -48,6 +58,7 @@ from scenarios import ScenarioError, list_scenarios, load_scenario, load_scenari
 from scenarios.yamlio import parse_yaml
 
 SNAPSHOT_EVERY = 40  # engine inputs between stored snapshots
+CACHE_SIZE = 256  # games held in memory (least recently used ones are dropped: issue #21)
 MAX_BLOCK_LINES = 500  # orders in one block (a whole side's turn is ~150)
 MAX_BLOCK_CHARS = 100_000
 AI_INPUT_LIMIT = 5000  # inputs a built-in opponent may give in a row before we stop it
@@ -104,13 +115,19 @@ class Referee:
         clock: Callable[[], float] = time.time,
         opponents: OpponentFactory | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
+        cache_size: int = CACHE_SIZE,
     ) -> None:
         self.store = store
         self.clock = clock
         self._opponents = opponents if opponents is not None else _default_opponent_factory()
         self._ai: dict[tuple[str, str], Opponent] = {}
         self.snapshot_every = snapshot_every
-        self._games: dict[str, LiveGame] = {}
+        # the games in memory, least recently used first: at most `cache_size` of them,
+        # beyond those whose lock is held (a command in progress is never dropped)
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self.cache_size = max(1, cache_size)
+        # games whose record was found damaged when loaded (lists say so without loading)
+        self._damaged: set[str] = set()
         self._loading = asyncio.Lock()
         from bot.service.leagues import LeagueDesk  # it builds on this class
 
@@ -137,14 +154,17 @@ class Referee:
             raise Refusal(f"game {row.id}: its scenario no longer loads: {e}") from None
 
     async def game(self, game_id: str) -> LiveGame:
-        """A game by id, loaded once and then held in memory."""
+        """A game by id: from memory, else loaded from the store (and kept in memory while
+        it is among the `cache_size` games used last)."""
         gid = game_id.strip().lower()
         live = self._games.get(gid)
         if live is not None:
+            self._games.move_to_end(gid)
             return live
         async with self._loading:
             live = self._games.get(gid)
             if live is not None:
+                self._games.move_to_end(gid)
                 return live
             row = await self.store.game(gid)
             if row is None:
@@ -157,6 +177,7 @@ class Referee:
                 snap = await self.store.snapshot(gid)
                 rec = await asyncio.to_thread(build_record, setup, row, records, snap)
             except Exception as e:  # a record that is not what the service wrote
+                self._damaged.add(gid)
                 raise Refusal(
                     f"game {gid} cannot be loaded: its stored record is damaged ({e!r}); "
                     "the other games are not affected. Restore it from a backup."
@@ -168,8 +189,28 @@ class Referee:
             # computed now, and says so (seed_by "unknown")
             live.commitment = str(made.get("commitment") or dice_proof.commitment(row.seed))
             live.seed_by = str(made.get("seed_by") or "unknown")
+            if snap is None or _stale(records, snap[0]):
+                # the next input writes a snapshot (an older game loaded by a full replay)
+                live.inputs_since_snapshot = self.snapshot_every
+            self._damaged.discard(gid)
+            if row.summary is None and self.store.read_only is None:
+                # a game from before issue #21 (or whose creation's summary was not
+                # written): summarised once, now
+                summary = live.summary()
+                await self.store.set_summary(gid, summary)
+                live.row = replace(row, summary=summary)
             self._games[gid] = live
+            self._evict()
             return live
+
+    def _evict(self) -> None:
+        """Drop the games used longest ago beyond `cache_size`, never one whose lock is
+        held (its command is running; a dropped game is reloaded from the store whole)."""
+        over = len(self._games) - self.cache_size
+        if over <= 0:
+            return
+        for gid in [k for k, g in self._games.items() if not g.lock.locked()][:over]:
+            del self._games[gid]
 
     async def reach(self, caller: Caller, game_id: str) -> LiveGame:
         """A game as `caller` may reach it from where they are: its own server and channel,
@@ -189,6 +230,11 @@ class Referee:
     def forget(self, game_id: str) -> None:
         """Drop a game from memory (the next command reloads it from the store)."""
         self._games.pop(game_id, None)
+
+    @property
+    def cached(self) -> list[str]:
+        """The ids of the games in memory, least recently used first."""
+        return list(self._games)
 
     # --- games and seats -------------------------------------------------------------
     async def new_game(
@@ -279,9 +325,12 @@ class Referee:
         merged = dict(DEFAULT_SETTINGS)
         for k, v in (settings or {}).items():
             merged[k] = _setting(k, v)
-        taken = await self.store.ids()
-        rng = random.Random(f"{caller.id}:{self.clock()}:{len(taken)}")
-        gid = _new_id(rng, taken)
+        rng = random.Random(f"{caller.id}:{self.clock()}")
+        gid = ""
+        while not gid:  # a few candidate ids checked, not the whole list read (issue #21)
+            tries = [_new_id(rng, set()) for _ in range(8)]
+            taken = await self.store.taken(tries)
+            gid = next((t for t in tries if t not in taken), "")
         return GameRow(
             id=gid,
             name=name or setup.name,
@@ -314,27 +363,36 @@ class Referee:
             user=caller.id if mine or in_dm else None,
             statuses=statuses,
         )
+        # where each game stands is its row's summary: no game is loaded (issue #21), but
+        # one never summarised yet (from an older Kessel) once
+        seats = await self.store.seats_of([r.id for r in rows])
         out = []
         for row in rows:
-            try:
-                g = await self.game(row.id)
-            except Refusal as e:  # a damaged game is listed, and does not hide the others
+            summary = row.summary
+            if row.id not in self._damaged and summary is None:
+                with contextlib.suppress(Refusal):
+                    summary = (await self.game(row.id)).row.summary
+            if row.id in self._damaged or summary is None:
+                # a damaged game is listed, and does not hide the others
                 out.append(
                     {"id": row.id, "name": row.name, "scenario": row.scenario}
-                    | {"status": "damaged", "where": str(e), "awaiting": [], "seats": {}}
-                    | {"mine": []}
+                    | {"status": "damaged", "awaiting": [], "seats": {}, "mine": []}
+                    | {"where": f"game {row.id} cannot be loaded: its stored record is damaged"}
                 )
                 continue
+            players = [p for p in seats.get(row.id, []) if p.role == "player"]
             out.append(
                 {
-                    "id": g.id,
-                    "name": g.row.name,
-                    "scenario": g.row.scenario,
-                    "status": g.status,
-                    "where": g.where(),
-                    "awaiting": g.awaited(),
-                    "seats": {s: [p.display for p in g.players(s)] for s in g.setup.sides},
-                    "mine": g.sides_of(caller.id),
+                    "id": row.id,
+                    "name": row.name,
+                    "scenario": row.scenario,
+                    "status": row.status,
+                    "where": summary.phase,
+                    "awaiting": list(summary.awaiting),
+                    "seats": {
+                        s: [p.display for p in players if p.side == s] for s in summary.sides
+                    },
+                    "mine": [p.side for p in players if p.user_id == caller.id],
                 }
             )
         return out
@@ -579,9 +637,10 @@ class Referee:
         g = await self.reach(caller, game_id)
         viewer = roles.viewer_of(g, caller)
         after = await self.store.last_seen(g.id, caller.id) if since_last else 0
-        lines = lines_for(g.events_since(after), g.state, viewer, numbered=True)
-        if not since_last:
-            lines = lines[-limit:]
+        # paged from the end of the record: only the events the last lines need (#21)
+        lines = last_lines(
+            g.record, g.state, viewer, None if since_last else limit, after=after, numbered=True
+        )
         head = "Since your last turn:" if since_last else f"Game {g.id}, recent log:"
         head += " (#N: event numbers; `mod rollback N` keeps the game up to event N)"
         text = "\n".join([head, *lines]) if lines else f"{head} nothing new."
@@ -891,7 +950,10 @@ class Referee:
             if isinstance(r, Rejection):
                 raise Refusal(str(r))
             await self._write(
-                g, [NewRecord(caller.id, "undo", {"side": last.side, "line": last.line})]
+                g,
+                [NewRecord(caller.id, "undo", {"side": last.side, "line": last.line})],
+                state=trial.state,
+                snapshot_now=True,
             )
             g.record = trial
             return [Reply("caller", f"Undone: {last.line}", game=g.id, private=True)]
@@ -1015,6 +1077,8 @@ class Referee:
                 )
             ],
             deadline=self._deadline_for(g, trial.state),
+            state=trial.state,
+            snapshot_now=True,
             **({"status": "active", "settings": settings} if reopen else {}),
         )
         g.record = trial
@@ -1238,7 +1302,7 @@ class Referee:
             g,
             [NewRecord(caller.id, "seat", {"unseat": user})],
             seats=seats,
-            **({"status": "paused"} if pause else {}),
+            status="paused" if pause else None,
         )
         if pause:
             g.row = replace(g.row, status="paused")
@@ -1310,7 +1374,8 @@ class Referee:
         """Reminders and expired deadlines of every game (call it every minute or so)."""
         now = self.clock() if now is None else now
         out: list[Reply] = []
-        for gid, step, due, reminded in await self.store.deadlines():
+        # only the deadlines that need the referee now: a reminder or the end is due
+        for gid, step, due, reminded in await self.store.deadlines(wake_by=now):
             try:
                 g = await self.game(gid)
             except Refusal:
@@ -1327,8 +1392,13 @@ class Referee:
                     continue
                 marks = sorted((float(h) for h in g.settings.get("reminders") or ()), reverse=True)
                 due_marks = [i for i, h in enumerate(marks, start=1) if now >= due - h * 3600]
-                if due_marks and max(due_marks) > reminded:
-                    await self.store.mark_reminded(gid, max(due_marks))
+                sent = max([reminded, *due_marks])
+                later = [due - h * 3600 for i, h in enumerate(marks, start=1) if i > sent]
+                wake = min([due, *later])  # when this deadline next needs the referee
+                if not due_marks or max(due_marks) <= reminded:
+                    await self.store.mark_reminded(gid, reminded, wake)  # (a row of schema 3)
+                else:
+                    await self.store.mark_reminded(gid, max(due_marks), wake)
                     for side in g.awaited():
                         out.append(
                             Reply(
@@ -1421,8 +1491,21 @@ class Referee:
         every running game with an opponent seat."""
         if game_id is None:
             out: list[Reply] = []
-            for row in await self.store.games(statuses=("active",)):
-                out += await self.nudge(row.id)
+            rows = await self.store.games(statuses=("active",))
+            seats = await self.store.seats_of([r.id for r in rows])
+            for row in rows:
+                # from the summaries: only a game that awaits its opponent alone is loaded
+                bots = {s.side for s in seats.get(row.id, []) if s.user_id.startswith(AI_PREFIX)}
+                if not bots:
+                    continue
+                if row.summary is not None and not (
+                    row.summary.awaiting and set(row.summary.awaiting) <= bots
+                ):
+                    continue
+                try:
+                    out += await self.nudge(row.id)
+                except Refusal:  # a damaged game does not stop the others
+                    continue
             return out
         g = await self.game(game_id)
         async with g.lock:
@@ -1433,7 +1516,28 @@ class Referee:
             return await self._run_ai(g) + self._next_step(g, None)
 
     # --- the write path --------------------------------------------------------------
-    async def _write(self, g: LiveGame, records: Sequence[NewRecord], **kw: Any) -> None:
+    async def _write(
+        self,
+        g: LiveGame,
+        records: Sequence[NewRecord],
+        *,
+        state: GameState | None = None,
+        snapshot_now: bool = False,
+        **kw: Any,
+    ) -> None:
+        """Append `records` (store.append's keywords in `kw`) with where the game then
+        stands: `state` (default: the current one) and the status written (default: the
+        current one). `snapshot_now`: `state` is stored as a snapshot too (after an undo or
+        a rollback, so the next load does not replay the whole game: issue #21)."""
+        s = g.state if state is None else state
+        kw["summary"] = g.summary(s, kw.get("status"))
+        if snapshot_now:
+            kw["snapshot"] = (g.head + len(records), s.snapshot())
+        dl = kw.get("deadline")
+        if isinstance(dl, tuple) and len(dl) == 2:  # when it first needs the referee
+            marks = (kw.get("settings") or g.settings).get("reminders") or ()
+            first = max((float(h) for h in marks), default=0.0)
+            kw["deadline"] = (dl[0], dl[1], dl[1] - first * 3600)
         try:
             g.head = await self.store.append(g.id, g.head, records, ts=self.clock(), **kw)
         except Conflict:
@@ -1441,7 +1545,9 @@ class Referee:
             raise Refusal("the game changed meanwhile; please try again") from None
         except StoreError as e:
             raise Refusal(f"nothing was saved: {e}") from None
-        g.row = replace(g.row, head=g.head)
+        g.row = replace(g.row, head=g.head, summary=kw["summary"])
+        if snapshot_now:
+            g.inputs_since_snapshot = 0
 
     async def _replayed(
         self, g: LiveGame, key: str | None, verb: str, user: str, text: str
@@ -1544,6 +1650,7 @@ class Referee:
             await self._write(
                 g,
                 records,
+                state=new.state,
                 request=request,
                 snapshot=snap,
                 status="over" if over else None,
@@ -1894,6 +2001,11 @@ def _input_body(e: Entry) -> dict[str, Any]:
         "line": format_order(e.order),
         "events": [event_json(ev) for ev in e.events],
     }
+
+
+def _stale(records: Sequence[LogRecord], at: int) -> bool:
+    """An undo or a rollback after log record `at`: a snapshot taken there is stale."""
+    return any(r.kind in ("undo", "rollback") and r.seq > at for r in records)
 
 
 def _copy_record(g: LiveGame) -> GameRecord:

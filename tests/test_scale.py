@@ -1,0 +1,332 @@
+"""Cost independent of the number and the length of games (issue #21): the bounded cache
+of games, the summaries in the games table (lists load no record), history paged from the
+end, snapshots after undos and rollbacks, pruned to a fixed number. Behaviour only: the
+figures are measured by `kessel load` and recorded in docs/performance.md."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.service.referee as referee_module
+from bot.load import choose_input
+from bot.service import Caller, Referee
+from bot.service.history import last_lines, lines_for
+from bot.store import KEEP_SNAPSHOTS
+from engine.notation import format_order
+from engine.view import MODERATOR, SPECTATOR
+
+ALICE = Caller("u-alice", "Alice", guild="g1", channel="c1")
+BOB = Caller("u-bob", "Bob", guild="g1", channel="c1")
+MOD = Caller("u-mod", "Mo", server_mod=True, guild="g1", channel="c1")
+ELSEWHERE = Caller("u-alice", "Alice", guild="g1", channel="c2")
+BOB_ELSEWHERE = Caller("u-bob", "Bob", guild="g1", channel="c2")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
+async def _game(ref: Referee, seed: int = 3, who: Caller = ALICE, other: Caller = BOB) -> str:
+    out = await ref.new_game(who, "demo-steblev", seed=seed, side="soviet")
+    gid = out[0].game
+    assert gid is not None
+    await ref.join(other, gid, "german")
+    return gid
+
+
+async def _play(ref: Referee, gid: str, n: int, rng: random.Random) -> None:
+    """`n` legal inputs, chosen as a player would (the same ones for the same states)."""
+    for _ in range(n):
+        g = await ref.game(gid)
+        awaited = g.awaited()
+        if not awaited:
+            return
+        side = awaited[0]
+        order = choose_input(g.state, side, rng)
+        who = ALICE if side == "soviet" else BOB
+        try:
+            await ref.orders(who, gid, format_order(order))
+        except referee_module.Refusal:
+            with contextlib.suppress(referee_module.Refusal):
+                await ref.orders(who, gid, "done")
+
+
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The ids of the games whose record the referee builds (a spy on build_record)."""
+    seen: list[str] = []
+    real = referee_module.build_record
+
+    def spy(setup: Any, row: Any, *a: Any) -> Any:
+        seen.append(row.id)
+        return real(setup, row, *a)
+
+    monkeypatch.setattr(referee_module, "build_record", spy)
+    yield seen
+
+
+# --- the bounded cache --------------------------------------------------------------------
+
+
+async def test_an_evicted_game_reloads_and_plays_on_identically(tmp_path: Path) -> None:
+    small = await Referee.open(tmp_path / "a.db", opponents=None, clock=Clock(), cache_size=1)
+    big = await Referee.open(tmp_path / "b.db", opponents=None, clock=Clock())
+    try:
+        pairs = [(await _game(small, s), await _game(big, s)) for s in (3, 5)]
+        rngs = [(random.Random(i), random.Random(i)) for i in range(2)]
+        for _ in range(6):  # the two games alternate: each is evicted by the other
+            for (a, b), (ra, rb) in zip(pairs, rngs, strict=True):
+                await _play(small, a, 3, ra)
+                await _play(big, b, 3, rb)
+                assert len(small.cached) == 1
+        for a, b in pairs:
+            ga, gb = await small.game(a), await big.game(b)
+            assert ga.state.snapshot() == gb.state.snapshot()
+            assert ga.record.order_lines() == gb.record.order_lines()
+            assert [(r.kind, r.body) for r in await small.store.log(a)] == [
+                (r.kind, r.body) for r in await big.store.log(b)
+            ]
+    finally:
+        await small.close()
+        await big.close()
+
+
+async def test_the_cache_is_bounded_by_use_and_keeps_a_game_in_use(tmp_path: Path) -> None:
+    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock(), cache_size=2)
+    try:
+        ids = [await _game(ref, s) for s in range(4)]
+        assert len(ref.cached) == 2
+        busy = await ref.game(ids[0])
+        async with busy.lock:  # a command in progress: its game is never dropped
+            for gid in ids[1:]:
+                await ref.game(gid)
+            assert ids[0] in ref.cached
+        await ref.game(ids[2])
+        assert ref.cached[-1] == ids[2]  # the last used is the last to go
+        for gid in ids[1:]:
+            await ref.game(gid)
+        assert len(ref.cached) == 2 and ids[0] not in ref.cached
+    finally:
+        await ref.close()
+
+
+# --- summaries ----------------------------------------------------------------------------
+
+
+async def _check_summary(ref: Referee, gid: str) -> None:
+    """The games table says where the game stands as loading the game says it, in this
+    referee and in a fresh one (the game rebuilt from the store)."""
+    row = await ref.store.game(gid)
+    assert row is not None and row.summary is not None
+    g = await ref.game(gid)
+    assert row.status == g.status
+    assert row.summary == g.summary()
+    fresh = Referee(ref.store, opponents=None, clock=ref.clock)
+    again = await fresh.game(gid)
+    assert row.summary == again.summary() and again.status == row.status
+
+
+async def test_the_summary_follows_every_kind_of_input(tmp_path: Path) -> None:
+    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock())
+    try:
+        out = await ref.new_game(ALICE, "demo-steblev", seed=3, side="soviet")
+        gid = out[0].game
+        assert gid is not None
+        await _check_summary(ref, gid)  # open: nobody awaited
+        await ref.join(BOB, gid, "german")
+        await _check_summary(ref, gid)  # started
+        g = await ref.game(gid)
+        mark = g.state.seq
+        dest = sorted((await ref.legal(ALICE, gid))["moves"]["s-180"])[0]
+        await ref.orders(ALICE, gid, f"move s-180 {dest}")
+        await _check_summary(ref, gid)
+        await ref.undo(ALICE, gid)
+        await _check_summary(ref, gid)
+        await ref.orders(ALICE, gid, "done")
+        await _check_summary(ref, gid)
+        await ref.mod(MOD, gid, f"rollback {mark}")
+        await _check_summary(ref, gid)
+        assert (await ref.store.game(gid)).summary.awaiting == ("soviet",)  # type: ignore[union-attr]
+        await ref.mod(MOD, gid, "pause")
+        await _check_summary(ref, gid)
+        assert (await ref.store.game(gid)).summary.awaiting == ()  # type: ignore[union-attr]
+        await ref.mod(MOD, gid, "resume")
+        await ref.mod(MOD, gid, "deadline 1")
+        await ref.mod(MOD, gid, "policy default")
+        before = (await ref.store.game(gid)).summary  # type: ignore[union-attr]
+        ref.clock.now += 2 * 3600  # type: ignore[attr-defined]
+        assert await ref.tick()  # the deadline's default inputs
+        await _check_summary(ref, gid)
+        assert (await ref.store.game(gid)).summary != before  # type: ignore[union-attr]
+        await ref.resign(ALICE, gid)
+        await _check_summary(ref, gid)
+        assert (await ref.store.game(gid)).status == "over"  # type: ignore[union-attr]
+        other = await _game(ref, 7)
+        await ref.orders(ALICE, other, "done")
+        await ref.mod(MOD, other, "end german a test")
+        await _check_summary(ref, other)
+        assert (await ref.store.game(other)).summary.awaiting == ()  # type: ignore[union-attr]
+    finally:
+        await ref.close()
+
+
+async def test_lists_and_nudge_load_no_game_after_a_restart(
+    tmp_path: Path, loads: list[str]
+) -> None:
+    db = tmp_path / "k.db"
+    ref = await Referee.open(db, opponents=None, clock=Clock())
+    ids = [await _game(ref, s) for s in range(3)]
+    await _game(ref, 9, ELSEWHERE, BOB_ELSEWHERE)
+    await ref.orders(ALICE, ids[0], "done")
+    await ref.mod(MOD, ids[0], "deadline 48")
+    lists = [
+        await ref.games(ALICE),
+        await ref.games(ALICE, mine=True),
+        await ref.games(BOB, finished=True),
+        await ref.games(Caller("u-alice", "Alice"), mine=True),  # a direct message
+    ]
+    await ref.close()
+    ref = await Referee.open(db, opponents=None, clock=Clock())
+    try:
+        loads.clear()
+        again = [
+            await ref.games(ALICE),
+            await ref.games(ALICE, mine=True),
+            await ref.games(BOB, finished=True),
+            await ref.games(Caller("u-alice", "Alice"), mine=True),
+        ]
+        assert again == lists
+        assert len(again[0]) == 3 and len(again[3]) == 4
+        assert await ref.nudge() == []
+        assert await ref.tick() == []  # no deadline is due: none is loaded
+        assert loads == []
+        assert ref.cached == []
+    finally:
+        await ref.close()
+
+
+async def test_a_game_without_a_summary_is_summarised_once(
+    tmp_path: Path, loads: list[str]
+) -> None:
+    """A game from before issue #21 (the migration leaves `phase` NULL): summarised when
+    first listed or loaded, then listed without loading."""
+    db = tmp_path / "k.db"
+    ref = await Referee.open(db, opponents=None, clock=Clock())
+    gid = await _game(ref)
+    await ref.orders(ALICE, gid, "done")
+    listed = await ref.games(ALICE)
+    await ref.close()
+    con = sqlite3.connect(db)
+    con.execute("UPDATE games SET phase = NULL, awaiting = '[]', sides = '[]', turn = 0")
+    con.commit()
+    con.close()
+    ref = await Referee.open(db, opponents=None, clock=Clock())
+    try:
+        loads.clear()
+        assert await ref.games(ALICE) == listed
+        assert loads == [gid]
+        ref.forget(gid)
+        assert await ref.games(ALICE) == listed
+        assert loads == [gid]
+        await _check_summary(ref, gid)
+    finally:
+        await ref.close()
+
+
+# --- history paged from the end -----------------------------------------------------------
+
+
+async def test_history_pages_are_the_full_logs_last_lines(tmp_path: Path) -> None:
+    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock())
+    try:
+        gid = await _game(ref)
+        await _play(ref, gid, 60, random.Random(1))
+        g = await ref.game(gid)
+        events = g.record.events
+        assert len(events) > 60
+        for viewer in ("soviet", "german", SPECTATOR, MODERATOR):
+            whole = lines_for(events, g.state, viewer, numbered=True)
+            for limit in (1, 2, 3, 5, 8, 13, 20, 40, len(whole), len(whole) + 5):
+                assert (
+                    last_lines(g.record, g.state, viewer, limit, numbered=True) == (whole[-limit:])
+                )
+            for after in (0, 1, events[len(events) // 2].seq, events[-1].seq):
+                since = lines_for([e for e in events if e.seq > after], g.state, viewer)
+                assert last_lines(g.record, g.state, viewer, None, after=after) == since
+        out = await ref.history(ALICE, gid, limit=20)
+        shown = out[0].text.splitlines()[1:]
+        assert shown == lines_for(events, g.state, "soviet", numbered=True)[-20:]
+    finally:
+        await ref.close()
+
+
+# --- snapshots ----------------------------------------------------------------------------
+
+
+async def test_snapshots_are_pruned_and_taken_after_undo_and_rollback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.service.game as game_module
+
+    used: list[bool] = []  # per load: was a snapshot used (not a replay of the whole log)?
+    real = game_module._from_snapshot
+
+    def spy(*a: Any) -> Any:
+        state = real(*a)
+        used.append(state is not None)
+        return state
+
+    monkeypatch.setattr(game_module, "_from_snapshot", spy)
+    db = tmp_path / "k.db"
+    ref = await Referee.open(db, opponents=None, clock=Clock(), snapshot_every=2)
+    gid = await _game(ref)
+    g = await ref.game(gid)
+    mark = g.state.seq
+    moves = sorted((await ref.legal(ALICE, gid))["moves"]["s-180"])
+    for dest in moves[:4]:  # an input, then its undo: the undo is snapshotted
+        await ref.orders(ALICE, gid, f"move s-180 {dest}")
+        await ref.undo(ALICE, gid)
+        assert (await ref.store.snapshot_seqs(gid))[-1] == g.head
+    assert len(await ref.store.snapshot_seqs(gid)) == KEEP_SNAPSHOTS
+    await ref.orders(ALICE, gid, f"move s-180 {moves[0]}")
+    await ref.undo(ALICE, gid)  # the latest snapshot is before this undo's input
+    await _play(ref, gid, 30, random.Random(4))
+    assert len(await ref.store.snapshot_seqs(gid)) == KEEP_SNAPSHOTS
+    await _play(ref, gid, 1, random.Random(5))
+    expected = g.state.snapshot()
+    await ref.close()
+
+    ref = await Referee.open(db, opponents=None, clock=Clock(), snapshot_every=2)
+    again = await Referee.open(db, opponents=None, clock=Clock(), snapshot_every=2)
+    try:
+        used.clear()
+        g = await ref.game(gid)
+        assert used == [True]
+        assert g.state.snapshot() == expected
+        # the same game, replayed from its whole log, is the same position
+        row = await ref.store.game(gid)
+        assert row is not None
+        full = game_module.build_record(g.setup, row, await ref.store.log(gid), None)
+        assert full.state.snapshot() == expected
+        await ref.mod(MOD, gid, f"rollback {mark}")
+        assert (await ref.store.snapshot_seqs(gid))[-1] == g.head
+        await _play(ref, gid, 5, random.Random(8))
+        used.clear()
+        h = await again.game(gid)  # loaded after the rollback's snapshot
+        assert used == [True]
+        assert h.state.snapshot() == g.state.snapshot()
+    finally:
+        await ref.close()
+        await again.close()
