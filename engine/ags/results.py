@@ -236,16 +236,27 @@ def _why_not(legal: list[tuple[HexId, ...]], opts: dict[str, Any]) -> str:
 # --- advance after combat (9.8) -------------------------------------------------------------
 
 
-def advance_limits(state: GameState) -> dict[HexId, tuple[int, list[list[HexId]]]]:
-    """Vacated defending hexes -> (how far, the paths of retreat from it) (9.81, 9.84,
-    9.85; A26: a hex emptied by eliminations allows two hexes)."""
+def advance_limits(
+    state: GameState, role: str = "attacker"
+) -> dict[HexId, tuple[int, list[list[HexId]]]]:
+    """Vacated hexes of the losing side -> (how far, the paths of retreat from it) (9.81,
+    9.84, 9.85; A26: a hex emptied by eliminations allows two hexes). For the attacker's
+    advance they are the defending hexes; for the victorious defender's (9.81, K171),
+    the hexes the attackers attacked from."""
     c = combat(state)
     assert c is not None
+    if role == "defender":
+        losers, hexes = c["attackers"], sorted({c["origin"][a] for a in c["attackers"]})
+        winner = game.enemy(str(c["side"]))
+    else:
+        losers, hexes, winner = c["defenders"], list(c["hexes"]), str(c["side"])
     out: dict[HexId, tuple[int, list[list[HexId]]]] = {}
-    for h in c["hexes"]:
-        if any(u.side != c["side"] for u in state.units_at(h)):
+    for h in hexes:
+        if any(u.side != winner for u in state.units_at(h)):
             continue  # still held
-        paths = [p for uid, p in c.get("retreats", {}).items() if c["origin"][uid] == h]
+        paths = [
+            p for uid, p in c.get("retreats", {}).items() if uid in losers and c["origin"][uid] == h
+        ]
         if paths:
             out[h] = (max(len(p) for p in paths), paths)
         else:
@@ -281,7 +292,8 @@ def _offer_advance(ctx: Ctx) -> None:
     ]  # 9.68: those still in their original hex
     limits = advance_limits(state)
     if c["engaged"] or not movers or not limits:
-        ctx.emit("combat_closed", side=c["side"])
+        if not _offer_defender_advance(ctx):
+            ctx.emit("combat_closed", side=c["side"])
         return
     ctx.emit(
         "decision_opened",
@@ -292,23 +304,57 @@ def _offer_advance(ctx: Ctx) -> None:
     )
 
 
+def _offer_defender_advance(ctx: Ctx) -> bool:
+    """AGS 9.81 (K171): victorious defenders still in their hexes (9.68) may advance along
+    the path of retreat of attackers who retreated or died leaving their hex vacant --
+    never after a split result, where the defender lost or retreated too (A10), nor an
+    engaged one (9.69), nor after an overrun (6.22)."""
+    state = ctx.state
+    c = combat(state)
+    assert c is not None
+    if c["engaged"] or c.get("overrun") or c["results"]["defender"] != "-":
+        return False
+    movers = [u.id for u in affected(state, "defender") if u.hex == c["origin"][u.id]]
+    limits = advance_limits(state, "defender")
+    if not movers or not limits:
+        return False
+    ctx.emit(
+        "decision_opened",
+        side=game.enemy(str(c["side"])),
+        decision="advance",
+        options={
+            "units": movers,
+            "hexes": {h: n for h, (n, _) in limits.items()},
+            "role": "defender",
+        },
+        rule="AGS 9.81",
+    )
+    return True
+
+
 def answer_advance(ctx: Ctx, side: str, units: tuple[str, ...], path: tuple[HexId, ...]) -> None:
     state = ctx.state
     d = _decision(state, side, "advance")
     if d is None:
         raise Rejected("there is no advance after combat to make now", "AGS 9.8")
+    role = str(d.options.get("role", "attacker"))
     for uid in units:
         if uid not in d.options["units"]:
             raise Rejected(
-                f"{uid} may not advance: only attackers still in their hexes", "AGS 9.68, 9.81"
+                f"{uid} may not advance: only {role}s still in their hexes", "AGS 9.68, 9.81"
             )
-    problem = advance_problem(state, side, units, path)
+    problem = advance_problem(state, side, units, path, role)
     if problem is not None:
         raise Rejected(problem, "AGS 9.82, 9.84, 9.85")
-    ctx.emit("advanced", side=side, units=list(units), path=list(path))
+    c = combat(state)
+    assert c is not None
+    if role == "defender":  # 9.83: they may not be attacked again this phase
+        ctx.emit("advanced", side=side, units=list(units), path=list(path), defenders=True)
+    else:
+        ctx.emit("advanced", side=side, units=list(units), path=list(path))
     left = [u for u in d.options["units"] if u not in units]
     ctx.emit("decision_closed", side=side, decision="advance", answer="advance")
-    if left and advance_limits(ctx.state):
+    if left and advance_limits(ctx.state, role):
         ctx.emit(
             "decision_opened",
             side=side,
@@ -317,15 +363,19 @@ def answer_advance(ctx: Ctx, side: str, units: tuple[str, ...], path: tuple[HexI
             rule="AGS 9.8",
         )
     else:
-        ctx.emit("combat_closed", side=side)
+        ctx.emit("combat_closed", side=c["side"])
 
 
 def advance_problem(
-    state: GameState, side: str, units: tuple[str, ...], path: tuple[HexId, ...]
+    state: GameState,
+    side: str,
+    units: tuple[str, ...],
+    path: tuple[HexId, ...],
+    role: str = "attacker",
 ) -> str | None:
     from engine.ags import stacking
 
-    limits = advance_limits(state)
+    limits = advance_limits(state, role)
     if not path or path[0] not in limits:
         return f"the advance must begin in the vacated hex ({', '.join(sorted(limits))})"
     n, paths = limits[path[0]]
@@ -333,7 +383,8 @@ def advance_problem(
         return f"at most {n} hex(es) from {path[0]}"
     b = game.board(state)
     if len(path) > 1:
-        if paths and not any(list(path[1:]) == p[1 : len(path)] for p in paths):
+        # 9.81, 9.85: the vacated hex, then the enemy's retreat hexes in order
+        if paths and not any(list(path[1:]) == p[: len(path) - 1] for p in paths):
             return "the advance must follow the enemy's path of retreat"
         if not paths and (not b.grid.adjacent(path[0], path[1]) or b.blocked(path[1])):
             return "the second hex must be adjacent to the first"
@@ -351,5 +402,6 @@ def advance_problem(
 def decline(ctx: Ctx, side: str) -> None:
     if _decision(ctx.state, side, "advance") is None:
         raise Rejected("there is nothing to pass on now", "AGS 9.83")
+    c = combat(ctx.state)
     ctx.emit("decision_closed", side=side, decision="advance", answer="pass")
-    ctx.emit("combat_closed", side=side)
+    ctx.emit("combat_closed", side=side if c is None else c["side"])

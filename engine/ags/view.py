@@ -57,7 +57,9 @@ EVENTS: dict[str, dict[str, Spec]] = {
     "decision_closed": {"side": _P, "decision": _P, "answer": _P},
     "retreat_chosen": {"side": _P, "unit": UNIT},
     "retreated": {"side": _P, "unit": UNIT, "path": _P},
-    "advanced": {"side": _P, "units": ListOf(UNIT), "path": _P, "overrun": _P},
+    "advanced": {
+        "side": _P, "units": ListOf(UNIT), "path": _P, "overrun": _P, "defenders": _P,
+    },
     "step_lost": {"side": _P, "unit": UNIT, "hex": _P, "steps_left": _P, "steps": _P},
     "unit_eliminated": {"side": _P, "unit": UNIT, "hex": _P, "rule": _P},
     "vp_awarded": {"side": _P, "points": _P, "why": _P, "rule": _P},

@@ -114,6 +114,12 @@ def _event(e: Event) -> str:
         )
     if k == "retreated":
         return f"{d.get('unit')} retreats {' '.join(d.get('path') or [])}."
+    if k == "advanced" and d.get("defenders"):
+        return (
+            f"The victorious defenders {_units(d.get('units') or [])} advance "
+            f"{' '.join(d.get('path') or [])} (AGS 9.81); they may not be attacked again "
+            "this phase (9.83)."
+        )
     if k == "advanced":
         return f"{_units(d.get('units') or [])} advance {' '.join(d.get('path') or [])}."
     if k == "step_lost":
