@@ -211,6 +211,7 @@ def _parser() -> argparse.ArgumentParser:
     ld.add_argument("--rate", type=_decimal(0.01, 10_000), default=20.0, metavar="R")
     ld.add_argument("--seed", type=_seed, default=1, metavar="N")
     ld.add_argument("--db", metavar="FILE", help="database file (default: a temporary one)")
+    ld.add_argument("--store", default="sqlite", metavar="KIND", help="sqlite (the only one yet)")
     ld.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     fz = sub.add_parser("fuzz", help="self-play with random players, checking invariants")
     fz.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="default: all shipped")

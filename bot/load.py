@@ -8,7 +8,9 @@ to a game that is not busy). Each input is a legal one, chosen as a player would
 what the engine offers (`candidate_orders`, `legal_moves`): moves, attacks, answers to
 decisions, `done`. Reported: the service's latency per input (the `orders` call, from
 the request to the acknowledged reply: engine judging, the log transaction with
-`synchronous=FULL`, the last-seen write), its p50/p99, throughput, and the CPU left.
+`synchronous=FULL`, the last-seen write), its p50/p99, throughput, the CPU left and the
+process's memory (RSS after the setup, at the end and at its peak; issue #21). `--store`
+names the store: only `sqlite` so far (PostgreSQL is issue #21's next step).
 
 Also here, for `kessel bench` (bot/bench.py's hook): the time of one event append (one
 input's log transaction) and of loading a long game (a 25-turn `korsun-1944` played by
@@ -58,6 +60,38 @@ def choose_input(state: GameState, side: str, rng: random.Random) -> o.Order:
     return rng.choice(others) if others else o.Done()
 
 
+STORES = ("sqlite",)  # `--store`: PostgreSQL comes with issue #21's second half
+
+
+def store_refusal(kind: str) -> str | None:
+    """Why `kessel load --store KIND` cannot run (None: it can)."""
+    if kind in STORES:
+        return None
+    if kind.lower() in ("postgresql", "postgres", "pg"):
+        return (
+            "--store postgresql: the PostgreSQL store is not built yet (issue #21); "
+            "only --store sqlite runs for now"
+        )
+    return f"--store {kind!r}: there is no such store; only --store sqlite runs for now"
+
+
+def rss_mb() -> tuple[float, float]:
+    """This process's resident memory now and at its peak, in MB (Linux /proc; else the
+    peak from getrusage for both)."""
+    try:
+        fields = dict(
+            line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines()
+        )
+        now = int(fields["VmRSS"].split()[0]) / 1024
+        peak = int(fields["VmHWM"].split()[0]) / 1024
+        return now, peak
+    except (OSError, KeyError, ValueError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        return peak, peak
+
+
 def percentile(values: list[float], p: float) -> float:
     """The p-th percentile (nearest rank) of `values`; 0 for none."""
     if not values:
@@ -91,6 +125,10 @@ class LoadResult:
     finished: int = 0  # games played to their end (replaced by new ones)
     setup_s: float = 0.0
     cpu_s: float = 0.0
+    store: str = "sqlite"
+    rss_setup_mb: float = 0.0  # resident memory once the games are set up
+    rss_end_mb: float = 0.0
+    rss_peak_mb: float = 0.0
     errors: list[str] = field(default_factory=list)
     why_refused: Counter[str] = field(default_factory=Counter)
 
@@ -119,6 +157,10 @@ class LoadResult:
             ),
             "games_finished": self.finished,
             "setup_s": round(self.setup_s, 1),
+            "store": self.store,
+            "rss_setup_mb": round(self.rss_setup_mb, 1),
+            "rss_end_mb": round(self.rss_end_mb, 1),
+            "rss_peak_mb": round(self.rss_peak_mb, 1),
             "cpu_percent": round(100 * self.cpu_s / self.elapsed, 0) if self.elapsed else 0.0,
             "errors": self.errors[:5],
             "refusals": dict(self.why_refused.most_common(5)),
@@ -148,11 +190,15 @@ async def run_load(
     scenarios: tuple[str, ...] = DEMOS,
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
+    store: str = "sqlite",
 ) -> LoadResult:
     """Drive `games` concurrent games at `rate` inputs/s for `seconds` (see the module)."""
     from bot.service import Referee, Refusal
 
-    res = LoadResult(games, seconds, rate)
+    refused = store_refusal(store)
+    if refused is not None:
+        raise ValueError(refused)
+    res = LoadResult(games, seconds, rate, store=store)
     tmp = None
     if path is None:
         tmp = tempfile.mkdtemp(prefix="kessel-load-")
@@ -164,8 +210,12 @@ async def run_load(
             await _new_slot(ref, i, scenarios[i % len(scenarios)], seed + i) for i in range(games)
         ]
         res.setup_s = time.perf_counter() - t0
+        res.rss_setup_mb = rss_mb()[0]
         if progress:
-            progress(f"{games} games set up in {res.setup_s:.1f} s; loading for {seconds:g} s")
+            progress(
+                f"{games} games set up in {res.setup_s:.1f} s (RSS {res.rss_setup_mb:.0f} MB); "
+                f"loading for {seconds:g} s"
+            )
         next_game = games
         rng = random.Random(seed)
 
@@ -231,6 +281,7 @@ async def run_load(
             await asyncio.gather(*tasks)
         res.elapsed = time.perf_counter() - start
         res.cpu_s = time.process_time() - cpu0
+        res.rss_end_mb, res.rss_peak_mb = rss_mb()
         if await ref.store.check() != "ok":
             res.errors.append("integrity_check failed after the run")
     finally:
@@ -476,10 +527,20 @@ def main(args: Any) -> int:
     from bot.script import SourceError
     from bot.store import StoreError
 
+    kind = getattr(args, "store", "sqlite")
+    refused = store_refusal(kind)
+    if refused is not None:
+        raise SourceError(refused)
     try:
         res = asyncio.run(
             run_load(
-                args.games, args.seconds, args.rate, path=args.db, seed=args.seed, progress=say
+                args.games,
+                args.seconds,
+                args.rate,
+                path=args.db,
+                seed=args.seed,
+                progress=say,
+                store=kind,
             )
         )
     except StoreError as failed:  # --db cannot be opened (or written): one line, exit 1
@@ -497,6 +558,10 @@ def main(args: Any) -> int:
         f"choosing inputs {out['choose_mean_ms']} ms each; "
         f"CPU {out['cpu_percent']:g}% of one core; "
         f"{out['games_finished']} games finished"
+    )
+    say(
+        f"memory (RSS): {out['rss_setup_mb']:g} MB after the setup, {out['rss_end_mb']:g} MB "
+        f"at the end, peak {out['rss_peak_mb']:g} MB; store: {out['store']}"
     )
     for why, n in out["refusals"].items():
         say(f"refused {n}x: {why}")

@@ -66,8 +66,9 @@ async def _play(ref: Referee, gid: str, n: int, rng: random.Random) -> None:
 @pytest.fixture
 def loads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The ids of the games whose record the referee builds (a spy on build_record)."""
+    from bot.service.game import build_record as real
+
     seen: list[str] = []
-    real = referee_module.build_record
 
     def spy(setup: Any, row: Any, *a: Any) -> Any:
         seen.append(row.id)
@@ -330,3 +331,20 @@ async def test_snapshots_are_pruned_and_taken_after_undo_and_rollback(
     finally:
         await ref.close()
         await again.close()
+
+
+# --- kessel load --store -------------------------------------------------------------------
+
+
+def test_kessel_load_runs_on_sqlite_only_for_now(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+    from bot.load import rss_mb, store_refusal
+
+    assert store_refusal("sqlite") is None
+    assert main(["load", "--store", "postgresql", "--games", "1", "--seconds", "0.1"]) == 1
+    said = capsys.readouterr().err
+    assert "PostgreSQL store is not built yet" in said and "--store sqlite" in said
+    assert main(["load", "--store", "oracle", "--games", "1", "--seconds", "0.1"]) == 1
+    assert "no such store" in capsys.readouterr().err
+    now, peak = rss_mb()
+    assert 0 < now <= peak
