@@ -210,8 +210,11 @@ class LocalPlay:
         infos = list_scenarios()
         self.out.table(
             "Scenarios to start:",
-            ["#", "scenario", "name", "game", "turns"],
-            [[i, s.id, s.name, s.game, s.turns] for i, s in enumerate(infos, 1)],
+            ["#", "scenario", "name", "game", "turns", "data"],
+            [
+                [i, s.id, s.name, s.game, s.turns, _data_mark(s.path)]
+                for i, s in enumerate(infos, 1)
+            ],
         )
         ids = {x["id"] for x in games}
         while True:
@@ -1008,3 +1011,14 @@ def _unit_row(u: UnitView) -> list[str]:
         cel,
         ", ".join(notes),
     ]
+
+
+def _data_mark(path: Path) -> str:
+    """The scenario menu's data column: "printed", or which data are not (issue #19:
+    `RuleSystem.data_provenance`; WB-95 names none)."""
+    from scenarios.provenance import data_tag
+
+    try:
+        return data_tag(path) or "printed"
+    except Exception:  # a menu must not fail on one scenario
+        return ""

@@ -160,13 +160,16 @@ def _result_json(res: RunResult) -> dict[str, Any]:
     rules = res.record.system
     ph = rules.phase(state)
     active = rules.acting_sides(state)
-    date = state.setup.date_of(state.turn)
+    dates = rules.turn_dates(state.setup, state.turn)
     return {
+        "system": rules.id,
         "turn": state.turn,
         "phase": ph.kind,
         "active": active[0] if len(active) == 1 else "both",
         "phase_number": ph.number,
-        "date": None if date is None else date.isoformat(),
+        "date": dates[0].isoformat() if dates else None,
+        "dates": [d.isoformat() for d in dates],  # the turn's days (AGS: two, AGS-K 17.0)
+        "strength": rules.strength_name,  # what units' cel/max_cel count (AGS: steps)
         "awaiting": rules.awaited_sides(state),
         "units": [u.to_json() for u in state.units.values()],
         "pending": [d.to_json() for d in state.pending],

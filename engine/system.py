@@ -17,6 +17,7 @@ system without that feature (no odds previews, no announcements, no fuzz probes)
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -63,6 +64,8 @@ class RuleSystem:
 
     id: str = ""  # the scenario's `system:` value
     name: str = ""  # as players read it: "WB-95 (Taktyka i Strategia)"
+    # what `UnitState.cel`/`max_cel` count, as output names them ("CEL n/m"; AGS: steps)
+    strength_name: str = "CEL"
 
     # --- a game ------------------------------------------------------------------------
 
@@ -71,6 +74,16 @@ class RuleSystem:
         `scenarios/tables/<id>-results.yaml`, as `Setup.results` carries them; raises
         ValueError naming what is wrong."""
         return data
+
+    def turn_dates(self, setup: Setup, turn: int) -> tuple[dt.date, ...]:
+        """The calendar days of `turn`, first to last (empty without a calendar); WB-95:
+        one day a turn (2.1.6)."""
+        date = setup.date_of(turn)
+        return () if date is None else (date,)
+
+    def strength_label(self, cel: int, max_cel: int) -> str:
+        """A unit's strength left as text output shows it: "CEL 3/4", "steps 1/2"."""
+        return f"{self.strength_name} {cel}/{max_cel}"
 
     def initial_state(self, setup: Setup, seed: int = 0, dice: Sequence[int] = ()) -> GameState:
         """The state before any event: the scenario's position."""

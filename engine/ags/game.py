@@ -6,7 +6,11 @@ system's own per-game values live in `GameState.ext` (docs/ags.md, "State")."""
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from engine.ags import supply as lines
 from engine.ags.board import Board
@@ -17,6 +21,49 @@ from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 
 SIDES = ("soviet", "german")
+
+T = TypeVar("T")
+
+# Supply and command lines and zones of control depend only on the board and where each
+# side's units stand (every unit has a ZoC, AGS 8.12, 11.35), so they are memoized per
+# scenario by that position: a bounded LRU behind a lock, dropped with its scenario
+# (a finalizer). Values are immutable (bools, frozensets); nothing else is kept.
+CACHE_LIMIT = 50_000
+_LOCK = threading.Lock()
+_CACHES: dict[int, OrderedDict[tuple[Any, ...], Any]] = {}  # id(scenario) -> its cache
+
+
+def _drop(key: int) -> None:
+    with _LOCK:
+        _CACHES.pop(key, None)
+
+
+def _memo(state: GameState, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    sc = scenario(state)
+    with _LOCK:
+        cache = _CACHES.get(id(sc))
+        if cache is None:
+            cache = _CACHES[id(sc)] = OrderedDict()
+            weakref.finalize(sc, _drop, id(sc))  # the id is never reused before this runs
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]  # type: ignore[no-any-return]
+    value = compute()
+    with _LOCK:
+        cache[key] = value
+        if len(cache) > CACHE_LIMIT:
+            cache.popitem(last=False)
+    return value
+
+
+def clear_caches() -> None:
+    with _LOCK:
+        _CACHES.clear()
+
+
+def _positions(state: GameState, side: str) -> tuple[frozenset[HexId], frozenset[HexId]]:
+    """(hexes of `side`, hexes of its enemy)."""
+    return frozenset(hexes_of(state, side)), frozenset(hexes_of(state, enemy(side)))
 
 
 def scenario(state: GameState) -> Scenario:
@@ -51,22 +98,28 @@ def hexes_of(state: GameState, side: str) -> set[HexId]:
     return {u.hex for u in state.on_map(side) if u.hex is not None}
 
 
-def enemy_zoc(state: GameState, side: str) -> set[HexId]:
+def enemy_zoc(state: GameState, side: str) -> frozenset[HexId]:
     """Hexes in the zone of control of `side`'s enemy (AGS 8.11, 8.12)."""
-    return controlled(board(state), hexes_of(state, enemy(side)))
+    foes = frozenset(hexes_of(state, enemy(side)))
+    return _memo(state, ("zoc", foes), lambda: frozenset(controlled(board(state), foes)))
 
 
 def hq_in_supply(state: GameState, hq: UnitState) -> bool:
     """AGS-K 19.71: a line of any length to the north or east edge."""
     assert hq.hex is not None
     side = hq.side
-    return lines.soviet_hq_in_supply(
-        board(state),
-        hq.hex,
-        scenario(state).soviet_edges,
-        enemy=hexes_of(state, enemy(side)),
-        ezoc=enemy_zoc(state, side),
-        friends=hexes_of(state, side),
+    friends, foes = _positions(state, side)
+    return _memo(
+        state,
+        ("hq", hq.hex, side, friends, foes),
+        lambda: lines.soviet_hq_in_supply(
+            board(state),
+            hq.hex,  # type: ignore[arg-type]
+            scenario(state).soviet_edges,
+            enemy=foes,
+            ezoc=enemy_zoc(state, side),
+            friends=friends,
+        ),
     )
 
 
@@ -75,22 +128,37 @@ def commanding_hqs(state: GameState, u: UnitState, *, active_only: bool = False)
     if u.hex is None:
         return []
     active = set(ext(state, "active_hqs", []))
+    friends, foes = _positions(state, u.side)
+    ezoc = enemy_zoc(state, u.side)
     out = []
     for hq in state.on_map(u.side):
         sp = spec(state, hq.id)
         if not sp.is_hq or hq.hex is None or (active_only and hq.id not in active):
             continue
-        if hq.id == u.id or lines.in_command(
-            board(state),
-            u.hex,
-            hq.hex,
-            sp.leadership or 0,
-            enemy=hexes_of(state, enemy(u.side)),
-            ezoc=enemy_zoc(state, u.side),
-            friends=hexes_of(state, u.side),
+        if hq.id == u.id or _memo(
+            state,
+            ("command", u.hex, hq.hex, sp.leadership or 0, u.side, friends, foes),
+            _command_line(state, u.hex, hq.hex, sp.leadership or 0, friends, foes, ezoc),
         ):
             out.append(hq.id)
     return out
+
+
+def _command_line(
+    state: GameState,
+    at: HexId,
+    hq: HexId,
+    leadership: int,
+    friends: frozenset[HexId],
+    foes: frozenset[HexId],
+    ezoc: frozenset[HexId],
+) -> Callable[[], bool]:
+    def compute() -> bool:
+        return lines.in_command(
+            board(state), at, hq, leadership, enemy=foes, ezoc=ezoc, friends=friends
+        )
+
+    return compute
 
 
 def in_supply(state: GameState, u: UnitState) -> bool:
@@ -108,13 +176,19 @@ def in_supply(state: GameState, u: UnitState) -> bool:
         until = ext(state, "air_supplied", {}).get(u.id)
         if until is not None and state.turn <= int(until):  # AGS-K 25.23
             return True
-        return lines.german_in_supply(
-            board(state),
-            u.hex,
-            scenario(state).german_sources,
-            enemy=hexes_of(state, "soviet"),
-            ezoc=enemy_zoc(state, side),
-            friends=hexes_of(state, side),
+        friends, foes = _positions(state, side)
+        at = u.hex
+        return _memo(
+            state,
+            ("german", at, friends, foes),
+            lambda: lines.german_in_supply(
+                board(state),
+                at,
+                scenario(state).german_sources,
+                enemy=foes,
+                ezoc=enemy_zoc(state, side),
+                friends=friends,
+            ),
         )
     by_id = state.units
     return any(hq_in_supply(state, by_id[h]) for h in commanding_hqs(state, u))

@@ -3,6 +3,7 @@ docs/architecture.md "Adding a rule system"; docs/ags.md)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -12,6 +13,7 @@ from engine.ags import defaults, game, moves, sequence
 from engine.ags import orders as ags_orders
 from engine.ags import view as ags_view
 from engine.ags.reducer import reduce as ags_reduce
+from engine.ags.scenario import Scenario
 from engine.core import Applied, Ctx, Event, Rejection
 from engine.dice import DiceState
 from engine.model import Setup
@@ -23,6 +25,15 @@ from engine.view import View, redacted_log
 class AgsSystem(RuleSystem):
     id = "ags"
     name = "Army Group South (SPI) -- Korsun"
+    strength_name = "steps"  # AGS 9.61
+
+    def turn_dates(self, setup: Setup, turn: int) -> tuple[dt.date, ...]:
+        """Two days a Game-Turn (AGS-K 17.0): 26-27 Jan 1944 for turn 1."""
+        sc = setup.results
+        if not isinstance(sc, Scenario):
+            return ()
+        first = sc.date(turn)
+        return tuple(first + dt.timedelta(days=i) for i in range(sc.days_per_turn))
 
     # --- a game ---------------------------------------------------------------------------
 
@@ -135,6 +146,20 @@ class AgsSystem(RuleSystem):
 
     def decision_defaults(self, state: GameState, decision: Decision) -> list[o.Order]:
         return defaults.decision_defaults(state, decision)
+
+    def clear_caches(self) -> None:
+        game.clear_caches()  # supply, command and ZoC memoized by position (engine/ags/game.py)
+
+    def preview(self, state: GameState, side: str, order: o.Order) -> dict[str, object] | Rejection:
+        from engine.ags import odds
+        from engine.core import Rejected
+
+        if not isinstance(order, o.Attack):
+            return Rejection("only an attack has odds to preview", "AGS 9.4")
+        try:
+            return odds.preview(state, side, order)
+        except Rejected as e:
+            return e.rejection
 
     def announcements(self, state: GameState, side: str) -> list[str]:
         from engine.ags import command

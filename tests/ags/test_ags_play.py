@@ -238,6 +238,7 @@ def test_the_service_starts_ags_korsun_against_the_built_in_player(tmp_path: Pat
     import asyncio
 
     from bot.service import Caller, Referee
+    from engine.notation import format_order
 
     alice = Caller("u-alice", "Alice", guild="g1", channel="c1")
 
@@ -248,9 +249,16 @@ def test_the_service_starts_ags_korsun_against_the_built_in_player(tmp_path: Pat
             gid = out[0].game
             assert gid is not None
             await ref.seat_ai(alice, gid, "german")
-            for _ in range(3):  # the Soviet player-turn; the German one by the defaults
+            for _ in range(3):  # the Soviet player-turn; the German one by its opponent
                 await ref.orders(alice, gid, "done")
             g = await ref.game(gid)
+            for _ in range(40):  # the German attacks ask the Soviet player for answers
+                if g.state.turn != 1:
+                    break
+                order = g.system.next_default(g.state, "soviet")
+                assert order is not None
+                await ref.orders(alice, gid, format_order(order))
+                g = await ref.game(gid)
             assert g.state.turn == 2 and g.awaited() == ["soviet"]
             log = "\n".join(r.text for r in await ref.history(alice, gid, limit=80))
             assert "Game-Turn 2" in log and "German Initial Movement Phase" in log

@@ -11,7 +11,9 @@ from discord import app_commands
 
 from bot.discord.context import ack, bot_of, caller_of, described, game_choices, game_of, in_game
 from bot.discord.notify import listing, send
+from bot.service import Reply
 from scenarios import list_scenarios
+from scenarios.provenance import data_note, data_tag
 
 Interaction = discord.Interaction[Any]
 
@@ -21,10 +23,25 @@ async def scenario_choices(
 ) -> list[app_commands.Choice[str]]:
     cur = current.lower()
     return [
-        app_commands.Choice(name=f"{s.id} — {s.name}"[:100], value=s.id)
+        app_commands.Choice(name=_choice_name(s.id, s.name, s.path), value=s.id)
         for s in list_scenarios()
         if cur in s.id or cur in s.name.lower()
     ][:25]
+
+
+def _choice_name(sid: str, name: str, path: Any) -> str:
+    """ "ags-korsun — Korsun … [reconstructed data]" within Discord's 100 characters: the
+    mark of data not printed in the rules (issue #19) is kept whole."""
+    try:
+        tag = data_tag(path)
+    except Exception:  # a listing must not fail on one scenario; `status` says it fully
+        tag = ""
+    mark = f" [{tag}]" if tag else ""
+    head = f"{sid} — {name}"
+    room = 100 - len(mark)
+    if len(head) > room:
+        head = head[: room - 1] + "…"
+    return head + mark
 
 
 async def side_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -42,6 +59,18 @@ async def side_choices(interaction: Interaction, current: str) -> list[app_comma
         else sides
     )
     return [app_commands.Choice(name=s, value=s) for s in names if current.lower() in s]
+
+
+def _provenance_note(scenario: str) -> str:
+    """The sentence naming the scenario's data not printed in the rules (as `status` and
+    `kessel scenarios` say it), for the `/game new` reply; empty for WB-95."""
+    found = {s.id: s.path for s in list_scenarios()}.get(scenario)
+    if found is None:
+        return ""
+    try:
+        return data_note(found)
+    except Exception:  # the game was created; the note is a courtesy
+        return ""
 
 
 class GameGroup(app_commands.Group):
@@ -67,6 +96,10 @@ class GameGroup(app_commands.Group):
         out = await bot_of(interaction).ref.new_game(
             caller, scenario, name=name, seed=seed, side=side
         )
+        gid = next((r.game for r in out if r.game), None)
+        note = _provenance_note(scenario)
+        if gid is not None and note:  # issue #19: reconstructed data are said
+            out = [*out, Reply("channel", note, game=gid)]
         await bot_of(interaction).notifier.deliver(out, interaction)
 
     @app_commands.command(name="join", description="Take a side (or spectator) in a game")

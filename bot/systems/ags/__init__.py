@@ -1,15 +1,22 @@
-"""Army Group South in the bot: its describer (bot/systems/ags/describe.py). It has no
-opponent of its own: the built-in player plays the deadline defaults
-(`RuleSystem.next_default`: answers the decisions, brings in the reinforcements, `done`)."""
+"""Army Group South in the bot: its describer (bot/systems/ags/describe.py) and its
+built-in opponent (bot/systems/ags/opponent.py)."""
 
 from __future__ import annotations
 
-from bot.systems import BotSystem
+from bot.systems import BotSystem, Chooser
 from bot.systems.ags.describe import Words
+
+
+def _opponent(side: str, seed: int) -> Chooser:
+    from bot.systems.ags.opponent import Opponent
+
+    return Opponent(side, seed).choose
+
 
 BOT_SYSTEM = BotSystem(
     "ags",
     describer=Words(),
+    opponent=_opponent,
     # the AGS loaders build the engine's AGS objects from the data files (docs/ags.md)
     adapters=(
         "scenarios.ags.build",
@@ -18,5 +25,6 @@ BOT_SYSTEM = BotSystem(
         "scenarios.ags.scenario",
         "scenarios.ags.tables",
         "scenarios.ags.validate",  # kessel validate's AGS checks (issue #19)
+        "bot.systems.ags.opponent",  # the built-in opponent reads the AGS state
     ),
 )
