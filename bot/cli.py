@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 if TYPE_CHECKING:
     from engine.state import GameState
+    from engine.system import RuleSystem
     from engine.view import View
 
 MODERATOR = "moderator"  # engine.view.MODERATOR (a test checks), the --view default
@@ -451,10 +452,11 @@ def _run(args: argparse.Namespace) -> int:
         for e in visible_events(res.record.events, viewer, res.record.state):
             if text := describe_event(e, src.setup.system):
                 print(text)
+        print(_turn_line(res.record.state))
         if viewer == MODERATOR:
             _print_units(res.record.state)
         else:
-            _print_view(view(res.record.state, viewer))
+            _print_view(view(res.record.state, viewer), res.record.system)
         if res.rejected:
             r = res.rejected
             _rejected(r)
@@ -467,19 +469,46 @@ def _rejected(r: dict[str, object]) -> None:
     print(f"  {_clip(str(r['message']), 1000)}", file=sys.stderr)
 
 
+def _turn_line(state: GameState) -> str:
+    """The line `kessel run` prints before the units: "Turn 1 (26-27 Jan 1944): the ..." --
+    the system's calendar (`RuleSystem.turn_dates`: AGS two days a turn, AGS-K 17.0)."""
+    from engine import systems
+
+    rules = systems.of(state)
+    days = rules.turn_dates(state.setup, state.turn)
+    when = ""
+    if days:
+        first, last = days[0], days[-1]
+        span = (
+            f"{first.day} {first:%b %Y}"
+            if first == last
+            else f"{first.day}-{last.day} {last:%b %Y}"
+            if (first.month, first.year) == (last.month, last.year)
+            else f"{first.day} {first:%b} - {last.day} {last:%b %Y}"
+        )
+        when = f" ({span})"
+    over = " -- the game is over" if state.over else ""
+    return f"Turn {state.turn}{when}: {rules.phase(state).title}{over}"
+
+
 def _print_units(state: GameState) -> None:
+    from engine import systems
+
+    rules = systems.of(state)
     for u in sorted(state.units.values(), key=lambda x: (x.side, x.id)):
         where = "eliminated" if u.eliminated else (u.hex or "off map")
-        print(f"  {u.side:8} {u.id:14} {where:10} CEL {u.cel}/{u.max_cel}")
+        print(f"  {u.side:8} {u.id:14} {where:10} {rules.strength_label(u.cel, u.max_cel)}")
 
 
-def _print_view(v: View) -> None:
+def _print_view(v: View, rules: RuleSystem) -> None:
     for u in v.units:
         where = "eliminated" if u.eliminated else (u.hex or "off map")
-        if u.known == "full":
-            what = f"{u.id:14} CEL {u.cel}/{u.max_cel}"
+        if u.known == "full" and u.cel is not None and u.max_cel is not None:
+            what = f"{u.id:14} {rules.strength_label(u.cel, u.max_cel)}"
+        elif u.known == "full":
+            what = f"{u.id:14}"
         elif u.known == "type":
-            what = f"({u.type})" + (f" CEL {u.cel}" if u.cel is not None else "")
+            what = f"({u.type})" + (f" {rules.strength_name} {u.cel}" if u.cel is not None else "")
         else:
             what = "? (masked stack)" if u.known == "masked" else "?"
         print(f"  {u.side:8} {where:10} {what}")
