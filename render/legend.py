@@ -17,18 +17,24 @@ from render.geometry import Geom
 from render.stacks import badge_text, stack_markers, stacks_of
 from render.terrain import bridge, pattern
 
-TERRAIN_ORDER = ("clear", "hills", "forest", "swamp", "town", "city")
+TERRAIN_ORDER = ("clear", "hills", "forest", "woods", "swamp", "town", "city", "dnieper")
+TERRAIN_TEXT = {  # where the name alone does not say it (AGS, issue #19)
+    "dnieper": "the Dniepr's river hexes: no entry, no ZoC (AGS-K 19.25)",
+}
 LINES = (  # (map feature, legend text, colour, width in hex radii)
     ("stream", "stream", *style.HEXSIDE["stream"]),
     ("river", "river", *style.HEXSIDE["river"]),
     ("big-river", "big river", *style.HEXSIDE["big-river"]),
     ("fortified-line", "fortified line", *style.HEXSIDE["fortified-line"]),
     ("fixed-position", "fixed position", *style.HEXSIDE["fixed-position"]),
+    ("minor-river", "minor river", *style.HEXSIDE["minor-river"]),  # AGS TEC 10.4
+    ("major-river", "major river: no ZoC across (AGS 8.12)", *style.HEXSIDE["major-river"]),
 )
 ROADS = (
     ("main", "main road", *style.ROAD["main"]),
     ("side", "side road", *style.ROAD["side"]),
     ("rail", "railway", *style.ROAD["rail"]),
+    ("road", "road (AGS TEC 10.4)", *style.ROAD["road"]),
 )
 MARKERS = {
     "oos": "OoS out of supply",
@@ -52,7 +58,7 @@ class Key:
 def map_keys(m: MapData, v: View | None = None) -> list[Key]:
     """The keys of what this map (and, given a view, its counters) show."""
     present = {m.default, *m.terrain.values()}
-    keys = [Key("terrain", t, t) for t in TERRAIN_ORDER if t in present]
+    keys = [Key("terrain", t, TERRAIN_TEXT.get(t, t)) for t in TERRAIN_ORDER if t in present]
     feats = set().union(*m.hexsides.values()) if m.hexsides else set()
     keys += [Key("line", f, text) for f, text, _c, _w in LINES if f in feats]
     kinds = set().union(*m.roads.values()) if m.roads else set()
@@ -77,7 +83,22 @@ def map_keys(m: MapData, v: View | None = None) -> list[Key]:
         keys.append(Key("badge", "?", "masked stack"))
     if any(u.sp_now is not None for u in v.units if u.hex and not u.eliminated):
         keys.append(Key("corner", "reduced", "reduced: strength now"))
+    keys += counter_keys(v)
     return keys
+
+
+def counter_keys(v: View) -> list[Key]:
+    """Keys of counters that print their factors (AGS, `UnitView.factors`): what the
+    numbers are, and the printed face of a reduced unit."""
+    shown = [u for u in v.units if u.factors and u.hex and not u.eliminated]
+    out: list[Key] = []
+    if any(not u.factors.startswith("(") for u in shown if u.factors):
+        out.append(Key("counter", "5-2-8", "attack-defence-movement of the face shown"))
+    if any(u.factors.startswith("(") for u in shown if u.factors):
+        out.append(Key("counter", "(6)-9", "HQ: (leadership)-movement (AGS 11.1)"))
+    if any(u.face for u in shown):
+        out.append(Key("counter", "rpl", "a reduced unit's printed face: back, rpl (AGS-K 24.11)"))
+    return out
 
 
 def draw_key(d: ImageDraw.ImageDraw, k: Key, x: float, cy: float, sw: float) -> None:
@@ -112,6 +133,10 @@ def draw_key(d: ImageDraw.ImageDraw, k: Key, x: float, cy: float, sw: float) -> 
             fill = style.HIDDEN_BADGE if k.what.endswith("?") else (255, 255, 255)
             d.rounded_rectangle((x, top, x + sw, bottom), radius=h / 2, fill=fill, outline=(0,) * 3)
             d.text((x + sw / 2, cy), k.what, fill=(0, 0, 0), font=style.font(h * 0.7), anchor="mm")
+    elif k.kind == "counter":
+        d.rectangle((x, top, x + sw, bottom), fill=(255, 255, 255), outline=(0, 0, 0))
+        f = style.fitted(k.what, h * 0.55, sw - 4)
+        d.text((x + sw / 2, cy), k.what, fill=(0, 0, 0), font=f, anchor="mm")
     elif k.kind == "corner":
         d.rectangle((x, top, x + sw, bottom), fill=(255, 255, 255), outline=(0, 0, 0))
         d.polygon([(x, top), (x + sw / 2, top), (x, top + sw / 2)], fill=style.REDUCED)
@@ -128,7 +153,7 @@ def legend_image(m: MapData, v: View | None = None, title: str | None = None) ->
     fs = 16
     big, small = style.font(fs * 1.3), style.font(fs, bold=False)
     pad, line_h, sw = 14, round(fs * 1.9), 44
-    keys = [k for k in map_keys(m, v) if k.kind not in ("marker", "badge", "corner")]
+    keys = [k for k in map_keys(m, v) if k.kind not in ("marker", "badge", "corner", "counter")]
     marks = [Key("marker", k, t) for k, t in MARKERS.items() if k != "if"]
     stacks = [
         Key("badge", "3", "a stack of 3 counters you see whole"),
@@ -145,6 +170,10 @@ def legend_image(m: MapData, v: View | None = None, title: str | None = None) ->
             ("guards", "Soviet Guards"),
         )
     ]
+    if v is not None and counter_keys(v):  # AGS: factors as printed, no masks (19.63)
+        nations = [*nations[:1], *nations[2:3], *counter_keys(v)]
+        marks = [k for k in marks if k.what == "oos"]
+        stacks = stacks[:1]
     anatomy_h = 290
     rows = len(keys) + len(marks) + len(stacks) + len(nations) + 4
     h = pad * 3 + round(fs * 1.8) + rows * line_h + anatomy_h + 5 * line_h
@@ -164,7 +193,8 @@ def legend_image(m: MapData, v: View | None = None, title: str | None = None) ->
             ty = y + line_h / 2 - 2
             d.text((pad + sw + 12, ty), k.text, fill=(0, 0, 0), font=small, anchor="lm")
             y += line_h
-    bottom = _anatomy(img, d, pad, y, fs)
+    ags = v is not None and bool(counter_keys(v))
+    bottom = _anatomy(img, d, pad, y, fs, ags)
     return img.crop((0, 0, WIDTH, min(h, bottom + pad)))
 
 
@@ -197,15 +227,34 @@ SAMPLE = UnitView(
 )
 
 
-def _anatomy(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, fs: int) -> int:
+SAMPLE_AGS = UnitView(  # an AGS counter (issue #19): factors as printed, a reduced face
+    side="german",
+    hex=None,
+    known="full",
+    type="panzer-regiment",
+    size="III",
+    nation="german",
+    sp=5,
+    mp="8",
+    cel=2,
+    max_cel=3,
+    factors="3-1-8",
+    symbol="arm",
+    face="back",
+)
+
+
+def _anatomy(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, fs: int, ags: bool = False
+) -> int:
     """A sample counter, 150 px, with call-outs for each part; returns the bottom."""
     f = style.font(fs, bold=False)
     d.text((x, y), "A counter", fill=(0, 0, 0), font=style.font(fs))
     s = 150
     cx0, cy0 = x + 10, y + fs * 2
-    img.paste(sprite(SAMPLE, s), (cx0, cy0))
+    img.paste(sprite(SAMPLE_AGS if ags else SAMPLE, s), (cx0, cy0))
     tx = cx0 + s + 70
-    notes = (
+    notes: tuple[tuple[float, float, str], ...] = (
         (0.08, 0.08, "red corner: reduced (K15)"),
         (0.5, 0.14, "size: XX division, X brigade, III regiment"),
         (0.86, 0.12, "star: a special ability (15.1)"),
@@ -213,6 +262,14 @@ def _anatomy(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, fs: int) 
         (0.5, 0.4, "type: NATO symbol (armour)"),
         (0.5, 0.85, "strength-MPs; artillery attack(defence)-MPs"),
     )
+    if ags:
+        notes = (
+            (0.08, 0.08, "red corner: reduced, its back shown"),
+            (0.5, 0.14, "size: XXX corps, XX division, III regiment"),
+            (0.09, 0.4, "step pips: filled = steps left (AGS 9.61)"),
+            (0.5, 0.4, "type: NATO symbol (armour)"),
+            (0.5, 0.85, "attack-defence-movement of that face"),
+        )
     for i, (px, py, text) in enumerate(notes):
         ty = cy0 + 8 + i * (s + 40) / len(notes)
         ax, ay = cx0 + px * s, cy0 + py * s

@@ -71,3 +71,24 @@ def test_ags_terrain_is_drawn_in_its_colours() -> None:
         img = snapshot(state, "moderator", crop=Around(h, 2))
         assert _px(img, locate(m, img, h, crop=Around(h, 2))) == style.TERRAIN[t], (t, h)
     assert {"minor-river", "major-river"} <= set(style.HEXSIDE) and "road" in style.ROAD
+
+
+def test_the_ags_legend_keys_its_terrain_and_counters() -> None:
+    """The map legend names what an AGS map and its counters show (issue #19): woods,
+    the Dniepr's river hexes (AGS-K 19.25), minor and major rivers, roads, and counters
+    printing attack-defence-movement and an HQ's (leadership)-movement; no WB-95 masks."""
+    from render import legend
+    from render.legend import map_keys
+
+    rec = GameRecord(korsun(), 1)
+    v = view(rec.state, "german")
+    keys = {k.what: k for k in map_keys(rec.state.setup.map, v)}
+    for what in ("woods", "dnieper", "minor-river", "major-river", "road", "5-2-8", "(6)-9"):
+        assert what in keys, what
+    assert "AGS-K 19.25" in keys["dnieper"].text and "hills" not in keys
+    assert keys["5-2-8"].kind == "counter"
+    img = legend(rec.state, "german")
+    assert img.width == 640 and img.height > 600
+    wb = GameRecord(load_scenario("korsun-1944"), 1)
+    wb_keys = {k.what for k in map_keys(wb.state.setup.map, view(wb.state, "german"))}
+    assert not wb_keys & {"5-2-8", "(6)-9", "dnieper", "major-river"}
