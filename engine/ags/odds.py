@@ -45,7 +45,26 @@ def odds(
     column = table.odds_column(crt, total_a, total_d, shift)
     enemy_air = int(game.ext(state, "air", {}).get(game.enemy(side), 0))
     worst = table.odds_column(crt, total_a, total_d, shift - (1 if enemy_air else 0))
+    by_result: dict[str, list[int]] = {}
+    for die in range(1, 7):  # AGS 9.4: one die
+        by_result.setdefault(str(crt.cell(column, die)), []).append(die)
+    text = f"{total_a} against {total_d} ({table.column_label(total_a, total_d)}): column {column}"
+    if shift:
+        text += f" (shifted {shift:+d})"
+    if worst != column:
+        text += f"; {worst} if the defender spends its air point (AGS 14.12)"
     return {
+        "text": text,
+        "results": [
+            {
+                "result": cell,
+                "rolls": dice,
+                "p": len(dice) / 6,
+                "attacker": _said(cell, 0),
+                "defender": _said(cell, 1),
+            }
+            for cell, dice in by_result.items()
+        ],
         "attack": total_a,
         "defence": total_d,
         "ratio": table.column_label(total_a, total_d),
@@ -55,6 +74,18 @@ def odds(
         "index": crt.columns.index(column),
         "worst_index": crt.columns.index(worst),
     }
+
+
+def _said(cell: str, i: int) -> str:
+    """One side's part of a CRT cell in words (AGS 9.65-9.69)."""
+    if cell == "eng":
+        return "engaged (AGS 9.69)"
+    part = cell.split("/")[i]
+    if part == "-":
+        return "no effect"
+    if part == "E":
+        return "eliminated"
+    return f"loses {part} step(s) or retreats {part} hex(es)"
 
 
 def preview(state: GameState, side: str, order: Attack) -> dict[str, Any]:

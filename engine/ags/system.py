@@ -156,6 +156,11 @@ class AgsSystem(RuleSystem):
 
         if not isinstance(order, o.Attack):
             return Rejection("only an attack has odds to preview", "AGS 9.4")
+        if sequence.current(state).kind != "combat":
+            return Rejection(
+                "odds are previewed for attacks in a Combat Phase (an overrun's are not)",
+                "AGS 9.11, 6.0",
+            )
         try:
             return odds.preview(state, side, order)
         except Rejected as e:
