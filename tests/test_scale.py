@@ -348,3 +348,53 @@ def test_kessel_load_runs_on_sqlite_only_for_now(capsys: pytest.CaptureFixture[s
     assert "no such store" in capsys.readouterr().err
     now, peak = rss_mb()
     assert 0 < now <= peak
+
+
+async def test_a_schema_3_database_migrates_and_its_games_are_summarised(
+    tmp_path: Path, loads: list[str]
+) -> None:
+    """A database of the schema before issue #21, with a game and a deadline: migrated
+    on opening; the game is summarised once, when first listed; its deadline wakes the
+    referee at the first tick (then at its next reminder or end only)."""
+    from bot.store import MIGRATIONS
+
+    made = tmp_path / "made.db"
+    ref = await Referee.open(made, opponents=None, clock=Clock())
+    gid = await _game(ref)
+    await ref.orders(ALICE, gid, "done")
+    await ref.mod(MOD, gid, "deadline 48")
+    listed = await ref.games(ALICE)
+    await ref.close()
+    old = tmp_path / "old.db"
+    con = sqlite3.connect(old, isolation_level=None)
+    for step in MIGRATIONS[:3]:
+        for stmt in step:
+            con.execute(stmt)
+    con.execute("PRAGMA user_version = 3")
+    con.execute("ATTACH ? AS made", (str(made),))
+    columns = {
+        "games": "id, name, guild, channel, scenario, scenario_data, seed, dice, status,"
+        " settings, created_by, created_at, head",
+        "deadlines": "game_id, step, due, reminded",
+    }
+    for table in ("games", "seats", "log", "requests", "snapshots", "deadlines", "last_seen"):
+        cols = columns.get(table, "*")
+        con.execute(f"INSERT INTO main.{table} SELECT {cols} FROM made.{table}")
+    con.execute("DETACH made")
+    con.close()
+    ref = await Referee.open(old, opponents=None, clock=Clock())
+    try:
+        assert (await ref.store.game(gid)).summary is None  # type: ignore[union-attr]
+        loads.clear()
+        assert await ref.games(ALICE) == listed
+        assert loads == [gid]
+        await _check_summary(ref, gid)
+        ref.forget(gid)
+        loads.clear()
+        assert await ref.tick() == []  # its wake time (0) has come: loaded once
+        assert loads == [gid]
+        ref.forget(gid)
+        assert await ref.tick() == []  # now it waits for its first reminder
+        assert loads == [gid]
+    finally:
+        await ref.close()
