@@ -197,8 +197,10 @@ class Referee:
                 # a game from before issue #21 (or whose creation's summary was not
                 # written): summarised once, now
                 summary = live.summary()
-                await self.store.set_summary(gid, summary)
                 live.row = replace(row, summary=summary)
+                # a locked or full database: the game still loads; summarised next time
+                with contextlib.suppress(StoreError):
+                    await self.store.set_summary(gid, summary)
             self._games[gid] = live
             self._evict()
             return live
