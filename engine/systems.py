@@ -6,9 +6,9 @@ imports a system's package at load time; a test or a plug-in adds its own with `
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from engine.registry import Registry
 from engine.state import GameState
 
 if TYPE_CHECKING:
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
 # system id -> the module whose `SYSTEM` is its RuleSystem (imported on first use)
 BUILTIN: dict[str, str] = {"wb95": "engine.wb95.system", "ags": "engine.ags.system"}
 
-_LOADED: dict[str, RuleSystem] = {}
-
 
 class UnknownSystem(KeyError):
     """A system id no RuleSystem is registered for."""
@@ -28,32 +26,17 @@ class UnknownSystem(KeyError):
         return str(self.args[0])
 
 
-def register(system: RuleSystem) -> RuleSystem:
-    """Make `system` the one for its id (replacing any before it)."""
-    _LOADED[system.id] = system
-    return system
+def _unknown(system_id: str, known: list[str]) -> Exception:
+    return UnknownSystem(
+        f"unknown rule system '{system_id}'; Kessel plays {', '.join(known) or 'none'}"
+    )
 
 
-def unregister(system_id: str) -> None:
-    """Forget a registered system (a test's own); a built-in one loads again when asked."""
-    _LOADED.pop(system_id, None)
-
-
-def ids() -> list[str]:
-    """Every system id that can be played: the built-in ones and those registered."""
-    return sorted({*BUILTIN, *_LOADED})
-
-
-def get(system_id: str) -> RuleSystem:
-    found = _LOADED.get(system_id)
-    if found is not None:
-        return found
-    module = BUILTIN.get(system_id)
-    if module is None:
-        raise UnknownSystem(
-            f"unknown rule system '{system_id}'; Kessel plays {', '.join(ids()) or 'none'}"
-        )
-    return register(importlib.import_module(module).SYSTEM)
+_REGISTRY: Registry[RuleSystem] = Registry(BUILTIN, "SYSTEM", _unknown)
+register = _REGISTRY.register  # make a system the one for its id
+unregister = _REGISTRY.unregister  # forget a test's own system
+ids = _REGISTRY.ids  # every system id that can be played
+get = _REGISTRY.get
 
 
 def of(game: Setup | GameState) -> RuleSystem:

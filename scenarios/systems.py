@@ -8,13 +8,13 @@ registers its own, e.g. `register(ScenarioSystem("ags", build, PACKAGE_DIR / "ag
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.model import Setup
+from engine.registry import Registry
 from scenarios.errors import ScenarioError
 
 PACKAGE_DIR = Path(__file__).parent
@@ -43,28 +43,16 @@ class ScenarioSystem:
 # system id -> the module whose `SCENARIO_SYSTEM` builds its scenarios (loaded on first use)
 BUILTIN: dict[str, str] = {"wb95": "scenarios.loader", "ags": "scenarios.ags.build"}
 
-_LOADED: dict[str, ScenarioSystem] = {}
+
+def _unknown(system_id: str, known: list[str]) -> Exception:
+    return KeyError(f"unknown rule system '{system_id}'; Kessel plays {', '.join(known)}")
 
 
-def register(system: ScenarioSystem) -> ScenarioSystem:
-    _LOADED[system.id] = system
-    return system
-
-
-def unregister(system_id: str) -> None:
-    _LOADED.pop(system_id, None)
-
-
-def ids() -> list[str]:
-    return sorted({*BUILTIN, *_LOADED})
-
-
-def get(system_id: str) -> ScenarioSystem:
-    found = _LOADED.get(system_id)
-    if found is not None:
-        return found
-    module = BUILTIN[system_id]
-    return register(importlib.import_module(module).SCENARIO_SYSTEM)
+_REGISTRY: Registry[ScenarioSystem] = Registry(BUILTIN, "SCENARIO_SYSTEM", _unknown)
+register = _REGISTRY.register
+unregister = _REGISTRY.unregister
+ids = _REGISTRY.ids
+get = _REGISTRY.get
 
 
 def all_systems() -> list[ScenarioSystem]:

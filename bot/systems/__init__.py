@@ -9,7 +9,6 @@ A system with no opponent of its own is played by its deadline policy
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -17,6 +16,7 @@ from typing import Any, Protocol
 from engine import systems as engine_systems
 from engine.core import Event
 from engine.orders import Order
+from engine.registry import Registry
 from engine.state import GameState
 
 # One side's built-in player: the next input, or None when the game does not await it.
@@ -69,28 +69,17 @@ class BotSystem:
 # system id -> the module whose `BOT_SYSTEM` it is (imported on first use)
 BUILTIN: dict[str, str] = {"wb95": "bot.systems.wb95", "ags": "bot.systems.ags"}
 
-_LOADED: dict[str, BotSystem] = {}
+
+def _unknown(system_id: str, known: list[str]) -> Exception:
+    return engine_systems.UnknownSystem(
+        f"no describer or opponent registered for rule system '{system_id}'"
+    )
 
 
-def register(system: BotSystem) -> BotSystem:
-    _LOADED[system.id] = system
-    return system
-
-
-def unregister(system_id: str) -> None:
-    _LOADED.pop(system_id, None)
-
-
-def get(system_id: str) -> BotSystem:
-    found = _LOADED.get(system_id)
-    if found is not None:
-        return found
-    module = BUILTIN.get(system_id)
-    if module is None:
-        raise engine_systems.UnknownSystem(
-            f"no describer or opponent registered for rule system '{system_id}'"
-        )
-    return register(importlib.import_module(module).BOT_SYSTEM)
+_REGISTRY: Registry[BotSystem] = Registry(BUILTIN, "BOT_SYSTEM", _unknown)
+register = _REGISTRY.register
+unregister = _REGISTRY.unregister
+get = _REGISTRY.get
 
 
 def of(state: GameState) -> BotSystem:
