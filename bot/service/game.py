@@ -39,6 +39,7 @@ class LiveGame:
     inputs_since_snapshot: int = 0
     commitment: str = ""  # the dice seed's published commitment (engine.dice, issue #20)
     seed_by: str = "referee"  # who chose the seed: "referee" | "creator" | "unknown"
+    data_digest: str = ""  # the scenario data's digest when created (engine/digest.py)
 
     @property
     def id(self) -> str:

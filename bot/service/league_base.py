@@ -13,6 +13,7 @@ from bot.league.results import GameResult
 from bot.service.model import Caller, Refusal, Reply
 from bot.store_leagues import LeagueRow, PairingRow, SeasonRow
 from engine import numbers
+from engine.digest import setup_digest
 from scenarios.loader import scenario_data
 
 if TYPE_CHECKING:
@@ -127,7 +128,16 @@ class LeagueBase:
         seats = [Store.seat_join(row.id, league.created_by, "league", "moderator", "", 0)]
         for side, user in p.sides.items():
             seats.append(Store.seat_join(row.id, user, names.get(user, user), "player", side, 0))
-        made = ref._created_record(organiser, row, None)
+        setup = ref._setup(row)
+        want = season.settings.get("data_digest")
+        if want and data is None and setup_digest(setup) != want:
+            # a rated season plays the data it began with (issue #19): not other data
+            raise Refusal(
+                f"{p.key}: the data of {p.scenario} are not the season's ({want[:19]}..., now "
+                f"{setup_digest(setup)[:19]}...): an organiser decides the pairing or closes "
+                "the season"
+            )
+        made = ref._created_record(organiser, row, None, setup)
         g = await ref._create(row, [made], seats)
         await self.store.set_pairing(season.id, p.key, game=g.id, result=None)
         return g.id, await ref._maybe_start(g, organiser)

@@ -39,7 +39,8 @@ from bot.service.league_reading import LeagueReading
 from bot.service.model import Caller, Refusal, Reply
 from bot.store_leagues import EntrantRow, LeagueRow, PairingRow, SeasonRow
 from engine import numbers
-from scenarios import list_scenarios
+from engine.digest import setup_digest
+from scenarios import list_scenarios, load_scenario
 
 if TYPE_CHECKING:
     from bot.service.game import LiveGame
@@ -129,6 +130,8 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
         if format == "swiss" and not (rounds and 1 <= rounds <= 20):
             raise Refusal("a Swiss needs its number of rounds, 1 to 20 (e.g. rounds 5)")
         settings: dict[str, Any] = {"scenario": scenario, "rated": rated, "round": 0}
+        if rated:  # the data its rated games must play (engine/digest.py, issue #19)
+            settings["data_digest"] = setup_digest(load_scenario(scenario))
         if campaign:
             settings["campaign"] = campaign
         if rounds:
@@ -154,6 +157,7 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
             + (", rated" if rated else ", unrated")
             + (", sides by VP bids" if bids else "")
             + (f", the campaign {campaign}" if campaign else "")
+            + (f"; data {settings['data_digest'][:19]}..." if rated else "")
             + f". Sign up with `league join {row.id}`."
         )
         return [Reply("caller", text, kind="result"), _announce(text, row.channel)]
@@ -332,7 +336,11 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
                 bid = f"`league bid {season.id} {p.key} SIDE VP`"
                 lines.append(f"  {p.key}: {who} — sides by sealed bids: {bid}")
                 continue
-            gid, replies = await self._create_game(league, season, p, caller, names)
+            try:
+                gid, replies = await self._create_game(league, season, p, caller, names)
+            except Refusal as e:  # the season's data changed: said, the pairing waits
+                lines.append(f"  {p.key}: not created: {e}")
+                continue
             out += replies
             who = ", ".join(f"{s}: {names.get(u, u)}" for s, u in p.sides.items())
             lines.append(f"  game {gid} — {who}")

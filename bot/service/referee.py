@@ -46,6 +46,7 @@ from bot.store import (
 from engine import dice as dice_proof
 from engine import numbers
 from engine.core import Applied, Event, Rejection
+from engine.digest import setup_digest
 from engine.model import Setup
 from engine.notation import NotationError, format_order, parse_order, parse_orders
 from engine.orders import Attack, Mod, Order
@@ -189,6 +190,7 @@ class Referee:
             # computed now, and says so (seed_by "unknown")
             live.commitment = str(made.get("commitment") or dice_proof.commitment(row.seed))
             live.seed_by = str(made.get("seed_by") or "unknown")
+            live.data_digest = str(made.get("data_digest") or "")
             if snap is None or _stale(records, snap[0]):
                 # the next input writes a snapshot (an older game loaded by a full replay)
                 live.inputs_since_snapshot = self.snapshot_every
@@ -258,7 +260,7 @@ class Referee:
         if side is not None:
             side = self._side(setup, side)
             seats.append(Store.seat_join(row.id, caller.id, caller.display, "player", side, 0))
-        created = self._created_record(caller, row, seed)
+        created = self._created_record(caller, row, seed, setup)
         g = await self._create(row, [created], seats)
         sides = " and ".join(setup.sides)
         text = (
@@ -269,7 +271,9 @@ class Referee:
         return out + await self._maybe_start(g, caller)
 
     @staticmethod
-    def _created_record(caller: Caller, row: GameRow, seed: int | None) -> NewRecord:
+    def _created_record(
+        caller: Caller, row: GameRow, seed: int | None, setup: Setup | None = None
+    ) -> NewRecord:
         """A new game's first log record: its scenario and seed, and the commitment to the
         seed published at the start (issue #20)."""
         return NewRecord(
@@ -280,6 +284,8 @@ class Referee:
                 "seed": row.seed,
                 "commitment": dice_proof.commitment(row.seed),
                 "seed_by": "creator" if seed is not None else "referee",
+                # the identity of the scenario's data (engine/digest.py, issue #19)
+                **({"data_digest": setup_digest(setup)} if setup is not None else {}),
             },
         )
 
@@ -591,6 +597,8 @@ class Referee:
         if vp:
             lines.append("VPs: " + ", ".join(f"{k} {v}" for k, v in vp.items()))
         note = provenance_sentence(g.system.data_provenance(g.setup))
+        if g.data_digest:
+            lines.append(f"Data: {g.data_digest} (the scenario's map, tables and counters)")
         if note:
             lines.append(note)  # issue #19: the referee says what is reconstructed
         dl = await self.store.deadline(g.id)
