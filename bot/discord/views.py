@@ -96,11 +96,11 @@ def decision_view(r: Reply) -> discord.ui.View | None:
 
 def reply_answers(r: Reply) -> list[str]:
     """The numbered answers of a decision reply: the service's, numbered as its prompt
-    (bot/describe.py); a reply without them lists its options' answers."""
+    (bot/describe.py). None without them: a button sends its answer's number, which the
+    service reads off that same list, so buttons numbered any other way would answer
+    something else (the reply then asks for `/orders`)."""
     given = r.data.get("answers")
-    if isinstance(given, list):
-        return [str(x) for x in given]
-    return answer_lines(r.data.get("decision") or {})
+    return [str(x) for x in given] if isinstance(given, list) else []
 
 
 async def open_answers(bot: KesselBot, caller: Any, game: str) -> list[str]:

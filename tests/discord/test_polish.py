@@ -215,7 +215,7 @@ async def test_a_decision_dm_with_57_answers_pages_them(h: Harness) -> None:
         game=gid,
         user=str(ALICE.id),
         kind="decision",
-        data={"decision": decision, "expect": at},
+        data={"decision": decision, "answers": answer_lines(decision), "expect": at},
     )
     await h.bot.notifier.deliver([r])
     dm = [s for s in h.sent if s.where == "dm" and s.buttons()][-1]
