@@ -5,34 +5,15 @@ attack (AGS 11.37, 11.36, A32, A34) and the defender's air point (AGS 14.12-14.1
 
 from __future__ import annotations
 
-from functools import cache
-
-from agsstart import start
+from agsstart import korsun, start
+from agsstart import ok as _ok
+from agsstart import refused as _refused
 
 from bot import systems as bot_systems
 from engine import orders as o
-from engine.core import Applied, Rejection
-from engine.model import Setup
+from engine.core import Applied
 from engine.notation import format_order, parse_order
 from engine.record import GameRecord
-from scenarios import load_scenario
-
-
-@cache
-def korsun() -> Setup:
-    return load_scenario("ags-korsun")
-
-
-def _ok(rec: GameRecord, side: str, order: o.Order) -> Applied:
-    r = rec.submit(side, order)
-    assert isinstance(r, Applied), r
-    return r
-
-
-def _refused(rec: GameRecord, side: str, order: o.Order) -> Rejection:
-    r = rec.submit(side, order)
-    assert isinstance(r, Rejection), r
-    return r
 
 
 def test_the_new_words_parse_and_format() -> None:

@@ -7,38 +7,21 @@ fuzzer's invariants."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
-from agsstart import start
+from agsstart import korsun, start
+from agsstart import ok as _ok
+from agsstart import refused as _refused
 
 from bot import fuzz
 from bot import systems as bot_systems
 from engine import orders as o
 from engine import systems
 from engine.core import Applied, Rejection
-from engine.model import Setup
 from engine.record import GameRecord
 from engine.view import view, visible_events
-from scenarios import list_scenarios, load_scenario
-
-
-@cache
-def korsun() -> Setup:
-    return load_scenario("ags-korsun")
-
-
-def _ok(rec: GameRecord, side: str, order: o.Order) -> Applied:
-    r = rec.submit(side, order)
-    assert isinstance(r, Applied), r
-    return r
-
-
-def _refused(rec: GameRecord, side: str, order: o.Order) -> Rejection:
-    r = rec.submit(side, order)
-    assert isinstance(r, Rejection), r
-    return r
+from scenarios import list_scenarios
 
 
 def test_ags_korsun_is_listed_and_played_by_the_ags_system() -> None:
