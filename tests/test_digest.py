@@ -54,6 +54,10 @@ async def test_a_game_records_its_data_and_status_says_so(tmp_path: Path) -> Non
         assert g.data_digest == setup_digest(load_scenario("demo-steblev"))
         (status,) = await ref.status(ALICE, gid)
         assert f"Data: {g.data_digest}" in status.text
+        await ref.resign(ALICE, gid)
+        out = await ref.import_game(ALICE, await ref.export(ALICE, gid))
+        copy = await ref.game(str(out[0].game))
+        assert copy.data_digest == g.data_digest  # an imported game records it too
     finally:
         await ref.close()
 

@@ -866,6 +866,7 @@ class Referee:
             "import": True,
             "commitment": dice_proof.commitment(row.seed),
             "seed_by": "export",  # the seed of the game exported, public in the file
+            "data_digest": setup_digest(setup),  # as every new game records it
         }
         records = [NewRecord(caller.id, "created", made)]
         for order in orders:
