@@ -1,4 +1,4 @@
-"""Why a unit is out of supply (10.1, issue #17): `engine.wb95.supply_cut` names the hex
+"""Why a unit is out of supply (10.1, issue #17, K102): `engine.wb95.supply_cut` names the hex
 where the line a player would trace breaks, and the Supply Phase says so (10.2.1)."""
 
 from __future__ import annotations
