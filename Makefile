@@ -9,7 +9,7 @@ LOCK   := requirements.lock
 # uv resolves the locks (`make lock`); it is not needed to install or run Kessel.
 UV_VERSION := 0.13.8
 
-.PHONY: run test lint typecheck unit soak setup clean fuzz bench lock
+.PHONY: run test lint typecheck unit soak setup servers clean fuzz bench lock
 
 # A new lock or pyproject makes a new environment: nothing left from an older one.
 $(STAMP): pyproject.toml $(LOCK)
@@ -29,7 +29,11 @@ run: $(STAMP)
 	$(BIN)/kessel $(ARGS)
 
 # The default checks: lint, types and the focused test suite (a few minutes).
-test: $(STAMP) lint typecheck unit
+test: $(STAMP) servers lint typecheck unit
+
+# The real PostgreSQL and IMAP servers the store and mail tests start (.ci/servers).
+servers:
+	@.ci/servers
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
