@@ -10,7 +10,6 @@ message the game has moved past is refused by the service (`expect`).
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -23,63 +22,6 @@ if TYPE_CHECKING:
 
 PAGE = 20  # answer buttons a message carries (4 rows of 5; the 5th row pages)
 MAX_LOSS_LINES = 200  # loss combinations listed; more are written with /orders
-
-
-def answer_lines(decision: dict[str, Any]) -> list[str]:
-    """The answers a decision's options list, written as notation lines (the engine judges
-    each one when it is given)."""
-    kind = decision.get("kind")
-    opts = decision.get("options") or {}
-    if not isinstance(opts, dict):
-        return []
-    if kind == "retreat":
-        out = [
-            f"retreat {unit} {' '.join(path)}"
-            for unit, paths in sorted(opts.get("paths", {}).items())
-            for path in paths
-        ]
-        return out + [f"retreat {unit}" for unit in sorted(opts.get("paths", {}))]
-    if kind == "pursuit":
-        out = ["pass"]
-        for unit in opts.get("units", []):
-            for first in opts.get("first", []):
-                out.append(f"pursue {unit} {first}")
-                out += [
-                    f"pursue {unit} {first} {' '.join(p)}"
-                    for p in opts.get("paths", {}).get(first, [])
-                    if p
-                ]
-        return out
-    if kind == "losses":
-        return _losses(opts)
-    if kind == "defence":
-        out = ["pass"]
-        if opts.get("abilities"):
-            out.append("defend stars " + " ".join(sorted(opts["abilities"])))
-        backing = (opts.get("support") or {}).get("artillery") or []
-        if backing:
-            out.append("defend support " + " ".join(backing))
-        return out
-    if kind == "repair":
-        fronts = opts.get("fronts") or {}
-        first = [units[0] for units in fronts.values() if units]
-        return (["repair " + " ".join(first)] if first else []) + ["repair none"]
-    return []
-
-
-def _losses(opts: dict[str, Any]) -> list[str]:
-    units: dict[str, int] = opts.get("units") or {}
-    count = int(opts.get("count") or 0)
-    must = set(opts.get("must_include") or [])
-    pool = [u for u in sorted(units) for _ in range(int(units[u]))]
-    out: list[str] = []
-    for combo in itertools.combinations(pool, count) if count else ():
-        line = "losses " + " ".join(combo)
-        if (not must or must & set(combo)) and line not in out:
-            out.append(line)
-        if len(out) >= MAX_LOSS_LINES:
-            break
-    return out
 
 
 def decision_view(r: Reply) -> discord.ui.View | None:

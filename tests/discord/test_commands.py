@@ -10,8 +10,8 @@ from harness import ALICE, BOB, CAROL, CHANNEL, MOD, Harness, Person, h, texts
 
 __all__ = ["h"]  # the fixture
 
+from bot.describe import answers
 from bot.discord.config import load_config
-from bot.discord.views import answer_lines
 
 
 async def _demo(h: Harness, scenario: str = "demo-steblev") -> str:
@@ -214,11 +214,16 @@ def test_the_sync_payload_is_valid_offline(tmp_path: object) -> None:
 
 
 def test_decision_answers_are_listed_from_the_options() -> None:
-    retreat = {"kind": "retreat", "options": {"paths": {"s-1": [["0101"], ["0102", "0103"]]}}}
-    assert answer_lines(retreat)[:2] == ["retreat s-1 0101", "retreat s-1 0102 0103"]
-    losses = {"kind": "losses", "options": {"units": {"a": 2, "b": 1}, "count": 2}}
-    assert answer_lines(losses) == ["losses a a", "losses a b"]
-    assert answer_lines({"kind": "place-if", "options": {"count": 30}}) == []
+    # the numbered answers buttons send (bot/describe.py): full retreats first (5.3.7)
+    retreat = {"paths": {"s-1": [["0101"], ["0102", "0103"]]}, "hexes": 2}
+    assert answers("retreat", retreat)[:3] == [
+        "retreat s-1 0102 0103",
+        "retreat s-1 0101",
+        "retreat s-1",
+    ]
+    got = answers("losses", {"units": {"a": 2, "b": 1}, "count": 2})
+    assert sorted(got) == ["losses a a", "losses a b"]
+    assert answers("place-if", {"count": 30}) == ["done"]  # placing is free-form (7.2.1)
 
 
 def test_config_from_env_toml_and_dotenv(tmp_path: object) -> None:

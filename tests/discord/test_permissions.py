@@ -67,13 +67,13 @@ from harness import (
     texts,
 )
 
+from bot.describe import answers
 from bot.discord.views import (
     DYNAMIC_ITEMS,
     AnswerButton,
     CancelButton,
     ConfirmAttack,
     PageButton,
-    answer_lines,
 )
 from bot.service import Caller
 from engine.state import GameState
@@ -602,7 +602,7 @@ def decision_marks(state: GameState, viewer: str) -> set[str]:
     for d in state.pending:
         if viewer in (MODERATOR, d.side):
             continue
-        for line in answer_lines({"kind": d.kind, "options": d.options}):
+        for line in answers(d.kind, d.options, side=d.side, state=state):
             if len(line.split()) > 2:  # a path or a choice, not the bare unit
                 out.add(r"(?<![\w-])" + re.escape(line) + r"(?![\w-])")
     return out
@@ -707,7 +707,8 @@ async def _build(path: Path) -> Base:
         await h.ref.orders(_caller(ALICE), gid, f"attack {OWN} -> 5721")
         g = await h.ref.game(gid)
         assert [(d.side, d.kind) for d in g.state.pending] == [("soviet", "retreat")]
-        assert RETREAT in answer_lines({"kind": "retreat", "options": g.state.pending[0].options})
+        d = g.state.pending[0]
+        assert RETREAT in answers(d.kind, d.options, side=d.side, state=g.state)
         await h.stop()
         decision = path.with_name("decision.db")
         shutil.copyfile(path, decision)

@@ -21,7 +21,7 @@ from harness import (
 __all__ = ["h"]  # the fixture
 
 from bot.discord.notify import chunks, listing
-from bot.discord.views import PAGE, answer_lines, page_text, page_view
+from bot.discord.views import PAGE, page_text, page_view
 from bot.service import Caller
 
 
@@ -208,6 +208,7 @@ async def test_a_decision_dm_with_57_answers_pages_them(h: Harness) -> None:
     assert h.bot is not None and h.ref is not None
     paths = {"s-9-inf": [[f"0{n:03d}"] for n in range(56)]}
     decision = {"kind": "retreat", "rule": "9.1", "options": {"paths": paths}}
+    lines = [f"retreat s-9-inf {p[0]}" for p in paths["s-9-inf"]] + ["retreat s-9-inf"]
     at = (await h.ref.game(gid)).last_event
     r = Reply(
         "user",
@@ -215,14 +216,14 @@ async def test_a_decision_dm_with_57_answers_pages_them(h: Harness) -> None:
         game=gid,
         user=str(ALICE.id),
         kind="decision",
-        data={"decision": decision, "answers": answer_lines(decision), "expect": at},
+        data={"decision": decision, "answers": lines, "expect": at},
     )
     await h.bot.notifier.deliver([r])
     dm = [s for s in h.sent if s.where == "dm" and s.buttons()][-1]
     labels = [b["label"] for b in dm.buttons()]
     assert len(labels) == PAGE + 1 and labels[-1] == "More answers (page 2/3)"
     assert "57 answers" in dm.content
-    assert "page 2/3" in page_text(answer_lines(decision), 1)
+    assert "page 2/3" in page_text(lines, 1)
     # no such decision is open in the game: the page is refused, privately
     out = await h.click(ALICE, dm, "More answers (page 2/3)", dm=True)
     assert "no decision of yours is open" in texts(out) and all(s.ephemeral for s in out)
