@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import aiosqlite
 
@@ -476,84 +476,92 @@ def _ro_connection(name: str, *, immutable: bool) -> sqlite3.Connection:
     return con
 
 
+class Txn(Protocol):
+    """The statements of one open transaction (both backends; SQL written with `?`)."""
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> None: ...
+
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]: ...
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(target: str | Path) -> str:
+    """The file of a `sqlite:` URL (`sqlite:kessel.db`, `sqlite:///abs/path.db`) or path."""
+    name = os.fspath(target)
+    if name.startswith("sqlite:"):
+        name = name.removeprefix("sqlite:")
+        if name.startswith("//"):  # sqlite:///abs/path -> /abs/path
+            name = name[2:]
+    return name
+
+
 class Store(LeagueTables):
-    """All storage for the referee; the only writer of its file."""
+    """The referee's storage, whatever holds it: the interface every backend keeps.
 
-    def __init__(
-        self, db: aiosqlite.Connection, path: str, *, read_only: str | None = None
-    ) -> None:
-        self._db = db
-        self.path = path
-        # None, or why the file cannot be written (then every write raises StoreError)
-        self.read_only = read_only
-        # One connection serves every game, so a transaction must not interleave with
-        # another coroutine's statements: a second BEGIN would fail ("within a
-        # transaction"), and a read would see rows not yet committed.
-        self._lock = asyncio.Lock()
+    Two backends: `SqliteStore` (below: one file, the default) and `PostgresStore`
+    (bot/store_postgres.py: a server several bot processes share). The queries are
+    written once, here, in the SQL both speak (`?` placeholders; PostgreSQL's backend
+    numbers them); a backend supplies the connection, transactions, migrations and error
+    messages. `Store.open` chooses the backend from the target: a path or `sqlite:PATH`,
+    or a `postgresql://` URL."""
 
-    # --- opening ---------------------------------------------------------------------
+    path: str  # what was opened (a PostgreSQL URL without its password)
+    # None, or why the database cannot be written (then every write raises StoreError)
+    read_only: str | None = None
+    # True when other processes may write the same games (PostgreSQL): the referee then
+    # holds `game_lock` around each command and reloads a game whose head moved
+    shared: bool = False
+    # how `append` reads a game's head in its transaction (PostgreSQL: a row lock)
+    _HEAD_FOR_UPDATE = ""
+
     @classmethod
     async def open(cls, path: str | Path, *, read_only: bool = False) -> Store:
-        """Open (or create) the game database at `path`.
+        """Open (or create) the game database `path`: a file (or `sqlite:FILE`), or a
+        `postgresql://user:password@host:port/database` URL. StoreError, with nothing
+        written, when it cannot be opened or is not a Kessel game database."""
+        if is_postgres_url(path):
+            from bot.store_postgres import PostgresStore  # asyncpg only when asked for
 
-        Every check and every SQLite call that may fail runs on a plain sqlite3 connection
-        in a worker thread (`_connect`); aiosqlite only receives a connection that is
-        already open, so a refused file leaves no connection thread behind. A file that
-        cannot be written (a read-only file, folder or file system, or `read_only`) is
-        opened read-only: reading works, every write raises "read-only: nothing was saved".
-        Anything else that is not a Kessel game database is refused with a StoreError
-        before anything is written to it."""
-        conn, why = await asyncio.to_thread(_connect, path, read_only)
-        try:
-            db = await aiosqlite.Connection(lambda: conn, 64)
-        except BaseException:
-            conn.close()
-            raise
-        return cls(db, os.fspath(path), read_only=why)
+            return await PostgresStore.connect(str(path), read_only=read_only)
+        return await SqliteStore.open_file(sqlite_path(path), read_only=read_only)
 
     async def close(self) -> None:
-        await self._db.close()
+        raise NotImplementedError
 
     async def check(self) -> str:
-        """`PRAGMA integrity_check`: "ok" when the file is sound."""
-        rows = await self._all("PRAGMA integrity_check")
-        return str(rows[0][0]) if rows else "?"
+        """ "ok" when the database is sound (SQLite: `PRAGMA integrity_check`)."""
+        raise NotImplementedError
 
-    # --- transactions ----------------------------------------------------------------
-    @asynccontextmanager
-    async def _txn(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One `BEGIN IMMEDIATE` transaction: committed when the block ends, rolled back
-        (and the error explained) when it raises."""
-        if self.read_only is not None:
-            raise StoreError(
-                f"the game database is read-only: nothing was saved ({self.read_only})"
-            )
-        async with self._lock:
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as e:
-                raise _explain(e) from None
-            try:
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException as e:
-                with contextlib.suppress(sqlite3.Error):
-                    await self._db.execute("ROLLBACK")
-                if isinstance(e, sqlite3.Error):
-                    raise _explain(e) from None
-                raise
+    async def backup(self, target: str | Path) -> None:
+        """An online copy of the whole database (safe while the referee runs)."""
+        raise NotImplementedError
+
+    def _txn(self) -> contextlib.AbstractAsyncContextManager[Txn]:
+        """One transaction: committed when the block ends, rolled back (and the error
+        explained as a StoreError) when it raises."""
+        raise NotImplementedError
+
+    async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        raise NotImplementedError
 
     async def _write(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
         async with self._txn() as db:
             for sql, args in steps:
                 await db.execute(sql, args)
 
-    async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        try:
-            async with self._lock, self._db.execute(sql, args) as cur:
-                return list(await cur.fetchall())
-        except sqlite3.Error as e:
-            raise _explain(e) from None
+    def game_lock(self, game_id: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """Held around a command's read-check-append of one game, so no other process
+        judges the game meanwhile. SQLite: nothing (one process writes the file; the
+        referee's per-game asyncio lock suffices)."""
+        return contextlib.nullcontext()
+
+    async def head(self, game_id: str) -> int | None:
+        """The game's stored head (its last record's number), None: no such game."""
+        rows = await self._all("SELECT head FROM games WHERE id = ?", (game_id,))
+        return int(rows[0][0]) if rows else None
 
     # --- games -----------------------------------------------------------------------
     async def create_game(
@@ -697,8 +705,10 @@ class Store(LeagueTables):
         Returns the new head. Raises Conflict when the log is no longer at `expect_head`."""
         when = time.time() if ts is None else ts
         async with self._txn() as db:
-            async with db.execute("SELECT head FROM games WHERE id = ?", (game_id,)) as c:
-                row = await c.fetchone()
+            rows = await db.fetch(
+                "SELECT head FROM games WHERE id = ?" + self._HEAD_FOR_UPDATE, (game_id,)
+            )
+            row = rows[0] if rows else None
             if row is None:
                 raise StoreError(f"no game '{game_id}'")
             if int(row[0]) != expect_head:
@@ -755,10 +765,16 @@ class Store(LeagueTables):
                 await db.execute(sql, args)
         return head
 
-    async def log(self, game_id: str, after: int = 0) -> list[LogRecord]:
+    async def log(
+        self, game_id: str, after: int = 0, before: int | None = None
+    ) -> list[LogRecord]:
+        """The game's log records numbered after `after` (and before `before`), in order."""
+        upto = "" if before is None else " AND seq < ?"
         rows = await self._all(
-            "SELECT seq, ts, actor, kind, body FROM log WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, after),
+            "SELECT seq, ts, actor, kind, body FROM log WHERE game_id = ? AND seq > ?"
+            + upto
+            + " ORDER BY seq",
+            (game_id, after) if before is None else (game_id, after, before),
         )
         return [LogRecord(int(r[0]), float(r[1]), r[2], r[3], json.loads(r[4])) for r in rows]
 
@@ -882,6 +898,87 @@ class Store(LeagueTables):
             ]
         )
 
+    async def move_game(self, game_id: str, guild: str, channel: str) -> None:
+        """A game's new server channel (its old one was deleted)."""
+        await self._write(
+            [("UPDATE games SET guild = ?, channel = ? WHERE id = ?", (guild, channel, game_id))]
+        )
+
+
+class SqliteStore(Store):
+    """The SQLite backend: one file, one writer connection; the referee's default."""
+
+    def __init__(
+        self, db: aiosqlite.Connection, path: str, *, read_only: str | None = None
+    ) -> None:
+        self._db = db
+        self.path = path
+        # None, or why the file cannot be written (then every write raises StoreError)
+        self.read_only = read_only
+        # One connection serves every game, so a transaction must not interleave with
+        # another coroutine's statements: a second BEGIN would fail ("within a
+        # transaction"), and a read would see rows not yet committed.
+        self._lock = asyncio.Lock()
+
+    # --- opening ---------------------------------------------------------------------
+    @classmethod
+    async def open_file(cls, path: str | Path, *, read_only: bool = False) -> SqliteStore:
+        """Open (or create) the game database at `path`.
+
+        Every check and every SQLite call that may fail runs on a plain sqlite3 connection
+        in a worker thread (`_connect`); aiosqlite only receives a connection that is
+        already open, so a refused file leaves no connection thread behind. A file that
+        cannot be written (a read-only file, folder or file system, or `read_only`) is
+        opened read-only: reading works, every write raises "read-only: nothing was saved".
+        Anything else that is not a Kessel game database is refused with a StoreError
+        before anything is written to it."""
+        conn, why = await asyncio.to_thread(_connect, path, read_only)
+        try:
+            db = await aiosqlite.Connection(lambda: conn, 64)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(db, os.fspath(path), read_only=why)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def check(self) -> str:
+        """`PRAGMA integrity_check`: "ok" when the file is sound."""
+        rows = await self._all("PRAGMA integrity_check")
+        return str(rows[0][0]) if rows else "?"
+
+    # --- transactions ----------------------------------------------------------------
+    @asynccontextmanager
+    async def _txn(self) -> AsyncIterator[Txn]:
+        """One `BEGIN IMMEDIATE` transaction: committed when the block ends, rolled back
+        (and the error explained) when it raises."""
+        if self.read_only is not None:
+            raise StoreError(
+                f"the game database is read-only: nothing was saved ({self.read_only})"
+            )
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as e:
+                raise _explain(e) from None
+            try:
+                yield _SqliteTxn(self._db)
+                await self._db.execute("COMMIT")
+            except BaseException as e:
+                with contextlib.suppress(sqlite3.Error):
+                    await self._db.execute("ROLLBACK")
+                if isinstance(e, sqlite3.Error):
+                    raise _explain(e) from None
+                raise
+
+    async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        try:
+            async with self._lock, self._db.execute(sql, args) as cur:
+                return list(await cur.fetchall())
+        except sqlite3.Error as e:
+            raise _explain(e) from None
+
     async def backup(self, target: str | Path) -> None:
         """An online copy of the whole database (safe while the referee runs)."""
         try:
@@ -898,11 +995,17 @@ class Store(LeagueTables):
         finally:
             dest.close()
 
-    async def move_game(self, game_id: str, guild: str, channel: str) -> None:
-        """A game's new server channel (its old one was deleted)."""
-        await self._write(
-            [("UPDATE games SET guild = ?, channel = ? WHERE id = ?", (guild, channel, game_id))]
-        )
+
+class _SqliteTxn:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
+        await self._db.execute(sql, args)
+
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        async with self._db.execute(sql, args) as c:
+            return list(await c.fetchall())
 
 
 def _game(r: Any) -> GameRow:

@@ -57,6 +57,9 @@ class PairingRow:
 class LeagueTables:
     """Store methods for the league tables (`self._write`, `self._all` are the Store's)."""
 
+    # what orders the audit as written (SQLite: its rowid; PostgreSQL: a serial column)
+    _AUDIT_ORDER = "rowid"
+
     async def _write(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
         raise NotImplementedError  # pragma: no cover - the Store's
 
@@ -213,7 +216,8 @@ class LeagueTables:
 
     async def league_audit(self, season_id: str) -> list[tuple[float, str, str, dict[str, Any]]]:
         rows = await self._all(
-            "SELECT ts, actor, kind, body FROM league_audit WHERE season = ? ORDER BY rowid",
+            "SELECT ts, actor, kind, body FROM league_audit WHERE season = ? ORDER BY "
+            + self._AUDIT_ORDER,
             (season_id,),
         )
         return [(float(r[0]), str(r[1]), str(r[2]), json.loads(r[3])) for r in rows]

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pg import pg_server, pg_url  # noqa: F401 (fixtures: a throw-away PostgreSQL server)
 
 from engine.core import Applied, Rejection
 from engine.model import Setup
@@ -49,6 +50,15 @@ def _in_a_temporary_directory(tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield
     finally:
         os.chdir(old)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty game database on each backend (issue #21): an SQLite file, and a
+    database of its own in the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "kessel.db")
+    return str(request.getfixturevalue("pg_url"))
 
 
 def scenario(

@@ -1,6 +1,7 @@
 """The referee's storage (bot/store.py, issue #9 "Faults and load"): migrations by
 `PRAGMA user_version`, the append transaction (optimistic head, idempotency rows, all or
-nothing), the durability pragmas and the online backup."""
+nothing), the durability pragmas and the online backup. The transaction tests run on
+both backends (issue #21: `store` is an SQLite file, then a PostgreSQL database)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,14 @@ def _raw(path: Path, sql: str) -> list[tuple[object, ...]]:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> Store:
+async def store(store_url: str) -> Store:
+    s = await Store.open(store_url)
+    yield s  # type: ignore[misc]
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> Store:
     s = await Store.open(tmp_path / "k.db")
     yield s  # type: ignore[misc]
     await s.close()
@@ -238,7 +246,8 @@ async def test_snapshots_latest_wins(store: Store) -> None:
 # --- durability settings and backup ---------------------------------------------------
 
 
-async def test_wal_and_synchronous_full_are_set(store: Store) -> None:
+async def test_wal_and_synchronous_full_are_set(sqlite_store: Store) -> None:
+    store = sqlite_store
     rows = await store._all("PRAGMA journal_mode")
     assert rows[0][0] == "wal"
     rows = await store._all("PRAGMA synchronous")
@@ -292,12 +301,14 @@ async def test_a_read_only_file_that_is_not_set_up_is_refused(tmp_path: Path) ->
     assert db.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["k.db"]
 
 
-async def test_a_backup_to_a_bad_path_is_a_store_error(store: Store, tmp_path: Path) -> None:
+async def test_a_backup_to_a_bad_path_is_a_store_error(sqlite_store: Store, tmp_path: Path) -> None:
+    store = sqlite_store
     with pytest.raises(StoreError, match=r"cannot write the backup"):
         await store.backup(tmp_path / "no" / "such" / "b.db")
 
 
-async def test_backup_is_a_complete_consistent_copy(store: Store, tmp_path: Path) -> None:
+async def test_backup_is_a_complete_consistent_copy(sqlite_store: Store, tmp_path: Path) -> None:
+    store = sqlite_store
     await store.create_game(_row())
     await store.append("g1", 0, [_input(1), _input(2)], request=("k", "fp", {"replies": []}))
     target = tmp_path / "backup.db"
@@ -314,7 +325,7 @@ async def test_backup_is_a_complete_consistent_copy(store: Store, tmp_path: Path
 
 
 async def test_concurrent_writers_on_one_connection_do_not_interleave(store: Store) -> None:
-    """Every game shares the one connection: transactions of different games started at
+    """Every game shares the one connection (SQLite; PostgreSQL: a pool): transactions of different games started at
     the same time run one after the other (a second BEGIN inside a transaction would
     fail), and reads never see another game's uncommitted rows."""
     import asyncio

@@ -1,0 +1,190 @@
+"""A throw-away PostgreSQL server for the tests (issue #21): one per test session, in a
+temporary folder, on a free port of 127.0.0.1; each test gets a fresh database of its own.
+
+Postgres refuses to run as root: as root, initdb and postgres run as the `postgres`
+system user (Debian's package makes it) with the folder handed to it. Without the
+binaries the tests that need the server skip (`tests.servers.unavailable`), or fail in CI.
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from servers import unavailable
+
+
+def binaries() -> Path | None:
+    """The newest installed PostgreSQL's bin folder (Debian: /usr/lib/postgresql/N/bin)."""
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/postgres"),
+        key=lambda p: (
+            int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0
+        ),
+    )
+    if found:
+        return Path(found[-1]).parent
+    on_path = shutil.which("postgres")
+    return Path(on_path).parent if on_path else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A running throw-away server; `url(db)` names a database in it."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin = bin_dir
+        self.dir = Path(tempfile.mkdtemp(prefix="kessel-pg-"))
+        self.data = self.dir / "data"
+        self.port = _free_port()
+        self.user = "kessel"
+        self._as: list[str] = []
+        if os.geteuid() == 0:
+            if shutil.which("runuser") is None:
+                raise RuntimeError("running as root without runuser")
+            shutil.chown(self.dir, "postgres", "postgres")
+            self._as = ["runuser", "-u", "postgres", "--"]
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._names = itertools.count(1)
+
+    def _run(self, *argv: str) -> None:
+        subprocess.run(
+            [*self._as, *argv], check=True, capture_output=True, timeout=120, cwd=self.dir
+        )
+
+    def start(self) -> None:
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            self.user,
+            "--auth=trust",
+            "--locale=C",
+            "--encoding=UTF8",
+            "--no-sync",
+        )
+        self._proc = subprocess.Popen(
+            [
+                *self._as,
+                str(self.bin / "postgres"),
+                "-D",
+                str(self.data),
+                "-k",
+                str(self.dir),
+                "-p",
+                str(self.port),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                # a throw-away server: durability traded for speed (transactions, locks
+                # and constraints behave the same)
+                "-c",
+                "fsync=off",
+                "-c",
+                "synchronous_commit=off",
+                "-c",
+                "full_page_writes=off",
+                "-c",
+                "max_connections=200",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.dir / "server.log", "wb"),  # noqa: SIM115 (the server's own)
+            cwd=self.dir,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                raise RuntimeError(
+                    "postgres exited: " + (self.dir / "server.log").read_text(errors="replace")
+                )
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    pass
+                self.psql("SELECT 1")
+                return
+            except (OSError, subprocess.CalledProcessError):
+                time.sleep(0.2)
+        raise RuntimeError("postgres did not start within 60 s")
+
+    def psql(self, sql: str, db: str = "postgres") -> str:
+        out = subprocess.run(
+            [
+                str(self.bin / "psql"),
+                "-X",
+                "-q",
+                "-A",
+                "-t",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                self.user,
+                "-d",
+                db,
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                sql,
+            ],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        return out.stdout.decode().strip()
+
+    def url(self, db: str) -> str:
+        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{db}"
+
+    def new_database(self) -> str:
+        """A fresh, empty database's URL."""
+        name = f"t{next(self._names)}"
+        self.psql(f"CREATE DATABASE {name} TEMPLATE template0")
+        return self.url(name)
+
+    def stop(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    """The session's PostgreSQL server (skips, or fails in CI, where there is none)."""
+    bin_dir = binaries()
+    if bin_dir is None:
+        unavailable("PostgreSQL")
+        raise AssertionError  # (unavailable skips or fails)
+    server = Server(bin_dir)
+    try:
+        server.start()
+    except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+        server.stop()
+        pytest.fail(f"the test PostgreSQL server did not start: {e}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: Server) -> str:
+    """A fresh, empty PostgreSQL database of this test's own."""
+    return pg_server.new_database()
