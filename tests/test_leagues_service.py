@@ -40,8 +40,8 @@ async def _resign_round(ref: Referee, season: str, loser_side: str = "german") -
             await ref.resign(Caller(user, user, guild="g", channel="league-room"), p.game)
 
 
-async def test_issue_20_a_round_robin_season_runs_to_its_standings(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+async def test_issue_20_a_round_robin_season_runs_to_its_standings(store_url: str) -> None:
+    ref = await Referee.open(store_url, opponents=None)  # on both backends (issue #21)
     try:
         with pytest.raises(Refusal, match="only the server's moderators"):
             await ref.leagues.create_league(PLAYERS[0], "Mine")
@@ -93,8 +93,8 @@ async def test_issue_20_a_round_robin_season_runs_to_its_standings(tmp_path: Pat
         await ref.close()
 
 
-async def test_issue_20_an_organisers_forfeit_is_audited_and_rescores(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+async def test_issue_20_an_organisers_forfeit_is_audited_and_rescores(store_url: str) -> None:
+    ref = await Referee.open(store_url, opponents=None)  # on both backends (issue #21)
     try:
         season = await _season(ref, 2)
         await ref.leagues.start(MOD, season)

@@ -31,8 +31,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def ref(tmp_path: Path, clock: Clock) -> Referee:
-    r = await Referee.open(tmp_path / "kessel.db", clock=clock, opponents=None)
+async def ref(store_url: str, clock: Clock) -> Referee:
+    """The referee on each backend (issue #21): an SQLite file, a PostgreSQL database."""
+    r = await Referee.open(store_url, clock=clock, opponents=None)
     yield r  # type: ignore[misc]
     await r.close()
 
@@ -154,8 +155,8 @@ async def test_undo_own_last_input_only(ref: Referee) -> None:
         await ref.undo(ALICE, gid)
 
 
-async def test_restart_continues_exactly_where_it_was(tmp_path: Path, clock: Clock) -> None:
-    db = tmp_path / "k.db"
+async def test_restart_continues_exactly_where_it_was(store_url: str, clock: Clock) -> None:
+    db = store_url
     ref = await Referee.open(db, clock=clock, opponents=None, snapshot_every=3)
     gid = await _game(ref)
     legal = await ref.legal(ALICE, gid)
@@ -175,8 +176,8 @@ async def test_restart_continues_exactly_where_it_was(tmp_path: Path, clock: Clo
     await ref2.close()
 
 
-async def test_snapshot_and_full_replay_give_the_same_state(tmp_path: Path, clock: Clock) -> None:
-    db = tmp_path / "k.db"
+async def test_snapshot_and_full_replay_give_the_same_state(store_url: str, clock: Clock) -> None:
+    db = store_url
     ref = await Referee.open(db, clock=clock, opponents=None, snapshot_every=1)
     gid = await _game(ref)
     await ref.orders(ALICE, gid, "done")
@@ -186,7 +187,7 @@ async def test_snapshot_and_full_replay_give_the_same_state(tmp_path: Path, cloc
     await ref.close()
     ref2 = await Referee.open(db, clock=clock, opponents=None)
     assert (await ref2.game(gid)).state.snapshot() == want
-    await ref2.store._db.execute("DELETE FROM snapshots")
+    await ref2.store._write([("DELETE FROM snapshots", ())])
     ref2.forget(gid)
     assert (await ref2.game(gid)).state.snapshot() == want
     await ref2.close()

@@ -20,8 +20,9 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ from bot.store import (
     SeatRow,
     Store,
     StoreError,
+    Summary,
 )
 from engine import dice as dice_proof
 from engine import numbers
@@ -161,6 +163,8 @@ class Referee:
         live = self._games.get(gid)
         if live is not None:
             self._games.move_to_end(gid)
+            if self.store.shared and not live.lock.locked():
+                await self._catch_up(live)  # another process may have played it
             return live
         async with self._loading:
             live = self._games.get(gid)
@@ -215,6 +219,38 @@ class Referee:
             return
         for gid in [k for k, g in self._games.items() if not g.lock.locked()][:over]:
             del self._games[gid]
+
+    @asynccontextmanager
+    async def _hold(self, g: LiveGame) -> AsyncIterator[LiveGame]:
+        """Hold a game for one command's read-check-append: its lock in this process and,
+        when other processes share the store (PostgreSQL), the store's lock on it, taken
+        before the game in memory is compared with the stored head and reloaded if another
+        process appended meanwhile (issue #21). So a command always judges the latest
+        position, and two processes never judge the same game at once."""
+        async with g.lock, contextlib.AsyncExitStack() as held:
+            try:
+                await held.enter_async_context(self.store.game_lock(g.id))
+                if self.store.shared:
+                    await self._catch_up(g)
+            except StoreError as e:
+                raise Refusal(f"nothing was saved: {e}") from None
+            yield g
+
+    async def _catch_up(self, g: LiveGame) -> None:
+        """Reload `g` in place when the stored log has moved past it (another process
+        appended): the same object, so whoever holds it or its lock sees the new state."""
+        try:
+            head = await self.store.head(g.id)
+        except StoreError as e:
+            raise Refusal(f"the game database cannot be read: {e}") from None
+        if head == g.head:
+            return
+        self._games.pop(g.id, None)
+        fresh = await self.game(g.id)  # (a game gone from the store: refused there)
+        for f in fields(LiveGame):
+            if f.name != "lock":
+                setattr(g, f.name, getattr(fresh, f.name))
+        self._games[g.id] = g
 
     async def reach(self, caller: Caller, game_id: str) -> LiveGame:
         """A game as `caller` may reach it from where they are: its own server and channel,
@@ -294,6 +330,8 @@ class Referee:
     ) -> LiveGame:
         """Write a new game whole, in ONE transaction (its row, its first records from
         `created` on, its seats: a crash leaves nothing or all of it), then load it."""
+        if row.summary is None:  # where it stands, in the same transaction (issue #21)
+            row = replace(row, summary=self._first_summary(row, records))
         try:
             await self.store.create_game(row, records, seats=seats)
         except StoreError as e:
@@ -302,6 +340,16 @@ class Referee:
                 said if "nothing was saved" in said else f"nothing was saved: {said}"
             ) from None
         return await self.game(row.id)
+
+    def _first_summary(self, row: GameRow, records: Sequence[NewRecord]) -> Summary:
+        """Where a new (or imported) game stands after its first records: the same fold
+        as a load, so the row's summary is what the game, once loaded, says."""
+        logged = [
+            LogRecord(i, row.created_at, r.actor, r.kind, r.body)
+            for i, r in enumerate(records, start=1)
+        ]
+        setup = self._setup(row)
+        return LiveGame(row, setup, build_record(setup, row, logged, None), [], 0).summary()
 
     async def _new_row(
         self,
@@ -408,7 +456,7 @@ class Referee:
     async def join(self, caller: Caller, game_id: str, side: str) -> list[Reply]:
         """Take a seat: a side, or `spectator`."""
         g = await self.reach(caller, game_id)
-        async with g.lock:
+        async with self._hold(g):
             if g.status == "over":
                 raise Refusal(f"game {g.id} is over")
             role, seat_side = ("spectator", "") if side.lower() == "spectator" else ("player", "")
@@ -476,7 +524,7 @@ class Referee:
 
     async def leave(self, caller: Caller, game_id: str) -> list[Reply]:
         g = await self.reach(caller, game_id)
-        async with g.lock:
+        async with self._hold(g):
             mine = [s for s in g.seats if s.user_id == caller.id and s.role != "moderator"]
             if not mine:
                 raise Refusal(f"you hold no seat in game {g.id}")
@@ -494,7 +542,7 @@ class Referee:
         """Seat the built-in opponent on an empty side (the game's moderator, or the only
         player when they play alone)."""
         g = await self.reach(caller, game_id)
-        async with g.lock:
+        async with self._hold(g):
             if self._opponents is None:
                 raise Refusal("this Kessel has no built-in opponent")
             s = self._side(g.setup, side)
@@ -524,7 +572,7 @@ class Referee:
 
     async def start(self, caller: Caller, game_id: str) -> list[Reply]:
         g = await self.reach(caller, game_id)
-        async with g.lock:
+        async with self._hold(g):
             if not roles.may_schedule(g, caller):
                 raise Refusal("only the game's moderator may start it")
             if g.status != "open":
@@ -558,7 +606,7 @@ class Referee:
 
     async def resign(self, caller: Caller, game_id: str) -> list[Reply]:
         g = await self.reach(caller, game_id)
-        async with g.lock:
+        async with self._hold(g):
             sides = g.sides_of(caller.id)
             if not sides:
                 raise Refusal(f"you play no side in game {g.id}")
@@ -901,7 +949,7 @@ class Referee:
         `key` makes a doubled request apply once; `expect` is the log position the caller
         acted on (a stale button is refused)."""
         g = await self.reach(caller, game_id)
-        async with g.lock:
+        async with self._hold(g):
             stored = await self._replayed(g, key, "orders", caller.id, text)
             if stored is not None:
                 return stored
@@ -944,7 +992,7 @@ class Referee:
     async def undo(self, caller: Caller, game_id: str) -> list[Reply]:
         """Take back the caller's last input, not past a die roll or a reveal."""
         g = await self.reach(caller, game_id)
-        async with g.lock:
+        async with self._hold(g):
             self._check_playing(g, None)
             sides = g.sides_of(caller.id)
             if not sides:
@@ -984,7 +1032,7 @@ class Referee:
         `answer SIDE ORDER...`, `end [SIDE|draw] REASON`, or a position edit the engine
         referees (`place UNIT HEX`, `cel UNIT N`, ...). Every act goes into the log."""
         g = await self.reach(caller, game_id)
-        async with g.lock:
+        async with self._hold(g):
             if not roles.may_schedule(g, caller):
                 raise Refusal("only the game's moderators may use moderator tools")
             stored = await self._replayed(g, key, "mod", caller.id, text)
@@ -1391,10 +1439,11 @@ class Referee:
                 g = await self.game(gid)
             except Refusal:
                 continue
-            async with g.lock:
+            async with self._hold(g):
                 current = await self.store.deadline(gid)
                 if current is None or current[0] != step or g.status != "active":
                     continue
+                reminded = max(reminded, current[2])  # (another process may have reminded)
                 if current[0] != g.step_key():  # the step changed without a new deadline
                     await self._write(g, [], deadline=self._deadline_for(g))
                     continue
@@ -1519,7 +1568,7 @@ class Referee:
                     continue
             return out
         g = await self.game(game_id)
-        async with g.lock:
+        async with self._hold(g):
             awaited = g.awaited()
             ai = g.ai_sides()
             if not ai or not awaited or any(s not in ai for s in awaited):
@@ -1626,7 +1675,7 @@ class Referee:
 
     async def _end_for_league(self, g: LiveGame, caller: Caller, side: str, reason: str) -> None:
         """A league organiser's decision ends a running game (`end SIDE|draw REASON`)."""
-        async with g.lock:
+        async with self._hold(g):
             if g.status != "over":
                 await self._mod_end(g, caller, [side, *reason.split()], None, league=False)
 
@@ -1963,7 +2012,7 @@ class Referee:
             g = await self.game(game_id)
         except Refusal:
             raise refused from None
-        async with g.lock:
+        async with self._hold(g):
             if not guild or guild != g.row.guild or not roles.may_referee(g, caller):
                 raise refused
             if channel == g.row.channel:
