@@ -14,8 +14,14 @@
                [--around HEX --radius N | --box HEX HEX] [--zoom Z] [--out FILE.png]
     kessel bench [SCENARIO] [--json FILE] [--quick]   time engine and renderer vs. targets
     kessel bot [--db FILE] [--sync global|guild ID]   the Discord referee (token: env/kessel.toml)
-    kessel load [--games 200] [--seconds 60] [--rate 20]   load the service + SQLite store
+    kessel load [--games 200] [--seconds 60] [--rate 20] [--store sqlite|postgresql://...]
+                                 load the service and its store (--processes 2: two bots)
+    kessel migrate --from sqlite:kessel.db --to postgresql://... [--replace]
+                                 copy every game to another store, and check the copy
     kessel fuzz [SCENARIO...] [--seeds N] [--from S] [--max-inputs M]   self-play fuzzing
+
+Every `--db` takes a file (or `sqlite:FILE`) or a `postgresql://user@host/db` URL
+(docs/deploy.md); so does KESSEL_DB.
 
 Exit status: 0 ok, 1 a bad file or argument, 2 a rejected order.
 """
@@ -60,6 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.load import main as load
 
             return load(args)
+        if args.command == "migrate":
+            from bot.migrate import main as migrate
+
+            return migrate(args)
         if args.command == "fuzz":
             from bot.fuzz import main as fuzz
 
@@ -174,7 +184,12 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "scenario", nargs="?", help="shipped scenario id, scenario file, game export or game id"
     )
-    play.add_argument("--db", default="kessel.db", metavar="FILE", help="default kessel.db")
+    play.add_argument(
+        "--db",
+        default="kessel.db",
+        metavar="FILE",
+        help="a file or postgresql:// URL; default kessel.db",
+    )
     how = play.add_mutually_exclusive_group()
     how.add_argument("--vs", metavar="SIDE", help="the built-in opponent plays SIDE")
     how.add_argument("--hotseat", action="store_true", help="every side at this screen")
@@ -236,15 +251,42 @@ def _parser() -> argparse.ArgumentParser:
         "league", help="leagues on a game database: seasons, pairings, standings, ratings"
     )
     lg.add_argument("words", nargs="*", help="a league command; `kessel league help` lists them")
-    lg.add_argument("--db", default="kessel.db", metavar="FILE", help="default kessel.db")
+    lg.add_argument(
+        "--db",
+        default="kessel.db",
+        metavar="FILE",
+        help="a file or postgresql:// URL; default kessel.db",
+    )
     lg.add_argument(
         "--as", dest="who", metavar="NAME", help="act as this local player (default: you)"
     )
+    mg = sub.add_parser("migrate", help="copy every game to another store, and check the copy")
+    mg.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="SOURCE",
+        help="sqlite:FILE (or a path), or postgresql://user@host/db",
+    )
+    mg.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        metavar="TARGET",
+        help="the same kinds; a PostgreSQL database must exist (createdb)",
+    )
+    mg.add_argument("--replace", action="store_true",
+                    help="empty a target that is not empty, then copy into it")  # fmt: skip
     vf = sub.add_parser(
         "verify", help="check a game's dice: its seed's commitment and every logged roll"
     )
     vf.add_argument("game", help="the game id")
-    vf.add_argument("--db", default="kessel.db", metavar="FILE", help="default kessel.db")
+    vf.add_argument(
+        "--db",
+        default="kessel.db",
+        metavar="FILE",
+        help="a file or postgresql:// URL; default kessel.db",
+    )
     va = sub.add_parser("validate", help="check a map, countersheet or scenario file")
     va.add_argument("target", help="a file, or the id of a shipped scenario, map or countersheet")
     return p
@@ -337,7 +379,9 @@ def _verify(game: str, db: str) -> int:
     from bot.service.referee import Referee, dice_report
     from bot.store import StoreError
 
-    if not is_file(db):
+    if not db.startswith(("postgresql://", "postgres://")) and not is_file(
+        db.removeprefix("sqlite:")
+    ):
         raise SourceError(f"there is no game database '{db}'")
 
     async def check() -> str:
