@@ -50,6 +50,7 @@ from engine.notation import NotationError, format_order, parse_order
 from engine.orders import Air, Attack, Move, Order
 from scenarios import systems
 from scenarios.errors import ScenarioError, validated
+from scenarios.overrides import locate, read_data, relative
 from scenarios.schema import (
     ARTILLERY_TYPES,
     AirSideIn,
@@ -162,7 +163,7 @@ class ScenarioInfo:
 def load_scenario(ref: str | os.PathLike[str]) -> Setup:
     """Load a scenario from a YAML file, or a shipped scenario by its id."""
     path = _scenario_path(ref)
-    data = read_yaml_file(path)
+    data = read_data(path)
     return _build(data, str(path), path.parent)
 
 
@@ -181,7 +182,7 @@ def scenario_data(ref: str | os.PathLike[str]) -> dict[str, Any]:
     """A scenario's parsed YAML (a shipped id or a file), to be changed and loaded with
     `load_scenario_data` (a league's handicap, a campaign's carried units)."""
     path = _scenario_path(ref)
-    data = read_yaml_file(path)
+    data = read_data(path)
     if not isinstance(data, dict):
         raise ScenarioError(str(path), "(top level)", "must be a mapping")
     return data
@@ -189,11 +190,13 @@ def scenario_data(ref: str | os.PathLike[str]) -> dict[str, Any]:
 
 def list_scenarios() -> list[ScenarioInfo]:
     """The shipped scenarios of every rule system (`scenarios/<system>/**/*.yaml`), sorted
-    by id."""
+    by id; a league's file of the same name in its place (scenarios/overrides.py)."""
     out: list[ScenarioInfo] = []
     dirs = [s.shipped for s in systems.all_systems() if s.shipped is not None]
-    for path in sorted(p for d in dirs for p in d.rglob("*.yaml")):
-        data = read_yaml_file(path)
+    for shipped in sorted(p for d in dirs for p in d.rglob("*.yaml")):
+        name = relative(shipped)
+        path = shipped if name is None else locate(name)
+        data = read_data(path)
         if not isinstance(data, dict):
             raise ScenarioError(str(path), "(top level)", "must be a mapping")
         sid = str(data.get("id", path.stem))

@@ -9,10 +9,11 @@ from pathlib import Path
 
 from engine import systems
 from engine.provenance import not_printed, sentence
+from scenarios import overrides
 from scenarios.loader import load_scenario
 
 _LOCK = threading.Lock()
-_PARTS: dict[tuple[str, int], dict[str, str]] = {}  # (path, mtime_ns) -> parts not printed
+_PARTS: dict[tuple[str, int, str], dict[str, str]] = {}  # (path, mtime, data dir) -> parts
 
 
 def data_note(ref: str | os.PathLike[str]) -> str:
@@ -26,7 +27,8 @@ def not_printed_parts(ref: str | os.PathLike[str]) -> dict[str, str]:
     """The scenario's data parts that are not printed, with their provenance; memoized by
     file and modification time (the scenario lists ask on every keystroke)."""
     path = Path(ref)
-    key = (str(path.resolve()), path.stat().st_mtime_ns) if path.exists() else (str(ref), 0)
+    stamp = (str(path.resolve()), path.stat().st_mtime_ns) if path.exists() else (str(ref), 0)
+    key = (*stamp, overrides.key())  # a league's data directory changes what is printed
     with _LOCK:
         found = _PARTS.get(key)
     if found is None:

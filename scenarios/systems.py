@@ -38,6 +38,9 @@ class ScenarioSystem:
     validate: ScenarioChecks | None = None  # None: scenarios/validate.py's WB-95 checks
     validate_map: MapChecks | None = None  # for map files whose `game:` is `map_game`
     map_game: str | None = None
+    # the data files (relative to scenarios/, glob patterns) its loaders read through
+    # scenarios/overrides.py, which a league's data directory may replace (issue #19)
+    overridable: tuple[str, ...] = ()
 
 
 # system id -> the module whose `SCENARIO_SYSTEM` builds its scenarios (loaded on first use)

@@ -16,6 +16,18 @@ PART_NAMES = {
 }
 
 
+# a league's file (issue #19, scenarios/overrides.py) -> the parts it gives
+FILE_PARTS = {
+    "crt": ("the CRT",),
+    "tec": ("the Terrain Effects Chart",),
+    "turns": ("the turn track",),
+    "victory": ("the victory table",),
+    "counters": ("the counters",),
+    "map": ("the map",),
+    "scenario": tuple(n for k, n in PART_NAMES.items() if k != "map"),
+}
+
+
 def provenance(sc: Scenario) -> dict[str, str]:
     out: dict[str, str] = {
         "the CRT": sc.crt.provenance,
@@ -23,16 +35,37 @@ def provenance(sc: Scenario) -> dict[str, str]:
         "the turn track": sc.track.provenance,
         "the victory table": sc.victory.provenance,
     }
-    steps = {s.provenance for u in sc.units.values() for s in u.steps}
-    types = {u.type_provenance for u in sc.units.values()}
-    mixed = sorted((steps | types) - {"printed"})
-    out["the counters"] = (
-        f"fronts printed; backs and Soviet unit types {', '.join(mixed)}" if mixed else "printed"
-    )
+    out["the counters"] = _counters(sc)
     for key, name in PART_NAMES.items():
         if key in sc.provenance:
             out[name] = sc.provenance[key]
+    for file, who in sc.supplied_by.items():  # who supplied a league's file, said with it
+        for name in FILE_PARTS.get(file, ()):
+            said = out.get(name, "")
+            if said == "league-supplied":
+                out[name] = f"league-supplied by {who}"
+            elif "league-supplied" in said:
+                out[name] = f"{said}; supplied by {who}"
     return out
+
+
+def _counters(sc: Scenario) -> str:
+    """The counters' values by provenance: printed fronts, reconstructed backs and Soviet
+    unit types (K121) as shipped; a league's counter file makes them its own (German
+    steps below the front stay those of the 16.0 ladders' file)."""
+    units = sc.units.values()
+    fronts = {u.steps[0].provenance for u in units}
+    backs = sorted({s.provenance for u in units for s in u.steps[1:]} - fronts)
+    types = sorted({u.type_provenance for u in units} - fronts)
+    said = [f"fronts {', '.join(sorted(fronts))}"]
+    if backs == types and backs:
+        said.append(f"backs and Soviet unit types {', '.join(backs)}")
+    else:
+        said += [f"backs partly {', '.join(backs)}"] if backs else []
+        said += [f"Soviet unit types {', '.join(types)}"] if types else []
+    if len(said) == 1:
+        return ", ".join(sorted(fronts))
+    return "; ".join(said)
 
 
 def used_in_combat(

@@ -66,6 +66,8 @@ class Scenario:
     air_supply_markers: int
     variable_weather: bool
     provenance: dict[str, Provenance] = field(default_factory=dict)  # per part
+    # a league's files in play (issue #19): data part (engine/ags/data.py) -> who supplied it
+    supplied_by: dict[str, str] = field(default_factory=dict, compare=False)  # not in the digest
 
     def date(self, turn: int) -> dt.date:
         return self.start + dt.timedelta(days=self.days_per_turn * (turn - 1))

@@ -92,5 +92,11 @@ def _validate_map(data: dict[str, Any], file: str) -> list[str]:
 
 
 SCENARIO_SYSTEM = systems.ScenarioSystem(
-    "ags", build, SHIPPED_DIR, validate=_validate, validate_map=_validate_map, map_game="ags"
+    "ags",
+    build,
+    SHIPPED_DIR,
+    validate=_validate,
+    validate_map=_validate_map,
+    map_game="ags",
+    overridable=("tables/ags-*.yaml", "maps/ags/*.yaml", "ags/*.yaml"),
 )

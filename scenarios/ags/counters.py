@@ -16,9 +16,9 @@ from engine.ags.provenance import Provenance
 from engine.ags.tec import MoveClass
 from engine.ags.units import Size, Step, UnitSpec
 from engine.hexgrid import HexIdError, normalize
-from scenarios.ags.tables import TABLES_DIR, DataFile, _Strict, load_organization
+from scenarios.ags.tables import DataFile, _Strict, organization
 from scenarios.errors import ScenarioError, validated
-from scenarios.yamlio import read_yaml_file
+from scenarios.overrides import LEAGUE_SUPPLIED, label, locate, read_data, stamp
 
 COUNTERS_FILE = "ags-korsun-counters.yaml"
 SETUP_LETTERS = ("A", "B", "C", "D", "E")
@@ -110,7 +110,10 @@ def _unit(c: CounterIn, side: Literal["soviet", "german"], d: CountersIn, file: 
     if c.type not in TYPES:
         raise ScenarioError(file, f"{key}.type", f"unknown unit type {c.type!r}")
     printed: Provenance = c.provenance or d.provenance
-    rebuilt: Provenance = c.provenance or "reconstructed"
+    # a league's file is the league's throughout, backs included
+    rebuilt: Provenance = c.provenance or (
+        LEAGUE_SUPPLIED if d.provenance == LEAGUE_SUPPLIED else "reconstructed"
+    )
     if c.type == "hq":
         if c.leadership is None or c.movement is None:
             raise ScenarioError(file, key, "an HQ needs leadership and movement (AGS 11.1)")
@@ -147,7 +150,7 @@ def _unit(c: CounterIn, side: Literal["soviet", "german"], d: CountersIn, file: 
         type=c.type,
         move_class=TYPES[c.type],
         steps=steps,
-        type_provenance="printed" if side == "german" or c.type == "hq" else rebuilt,
+        type_provenance=printed if side == "german" or c.type == "hq" else rebuilt,
         formation=c.formation,
         guards=c.type.startswith("gd-") or " Gd" in f" {c.des}",
         leadership=c.leadership,
@@ -159,7 +162,7 @@ def _unit(c: CounterIn, side: Literal["soviet", "german"], d: CountersIn, file: 
 def _ladder_steps(c: CounterIn, front: Step, file: str, key: str) -> tuple[Step, ...]:
     """A German unit's steps: the 16.0 levels of its type from its printed front down
     (AGS 9.61, 9.64; AGS-K 18.2 'highest printed strength')."""
-    ladders = load_organization()
+    ladders, given = organization()
     if c.ladder not in ladders:
         raise ScenarioError(file, f"{key}.ladder", f"no 16.0 ladder {c.ladder!r}")
     levels = ladders[c.ladder]
@@ -169,7 +172,7 @@ def _ladder_steps(c: CounterIn, front: Step, file: str, key: str) -> tuple[Step,
             file, f"{key}.front", f"{c.front} is not a level of the 16.0 ladder {c.ladder}"
         )
     below = levels[levels.index(at) + 1 :]
-    return (front, *(Step(a, d, front.movement, "printed", "back") for a, d in below))
+    return (front, *(Step(a, d, front.movement, given, "back") for a, d in below))
 
 
 def counters_from(data: Any, file: str) -> dict[str, UnitSpec]:
@@ -183,18 +186,22 @@ def counters_from(data: Any, file: str) -> dict[str, UnitSpec]:
     return out
 
 
-@cache
 def load_counters(path: Path | None = None) -> dict[str, UnitSpec]:
-    p = path or TABLES_DIR / COUNTERS_FILE
-    return counters_from(read_yaml_file(p), p.name)
+    p = path or locate(f"tables/{COUNTERS_FILE}")
+    return _counters(p, stamp(p), stamp(locate("tables/ags-organization.yaml")))
+
+
+@cache
+def _counters(p: Path, _stamp: object, _ladders: object) -> dict[str, UnitSpec]:
+    return counters_from(read_data(p), label(p))
 
 
 def counter_pieces(path: Path | None = None) -> dict[str, int]:
     """Pieces of the section per side (units, corps' rpl counters, markers): the text's
     section has 200 (Counter Section Nr. 1: 200 pieces)."""
-    p = path or TABLES_DIR / COUNTERS_FILE
-    d = validated(CountersIn, read_yaml_file(p), p.name)
-    units = load_counters(path)
+    p = path or locate(f"tables/{COUNTERS_FILE}")
+    d = validated(CountersIn, read_data(p), label(p))
+    units = load_counters(p)
     out = {}
     for side, markers in (("soviet", d.markers.soviet), ("german", d.markers.german)):
         mine = [u for u in units.values() if u.side == side]

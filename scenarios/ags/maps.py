@@ -5,6 +5,7 @@ scenarios.mapbuild <id>` from `scenarios/geography/<id>.yaml`, docs/maps.md) -> 
 from __future__ import annotations
 
 import itertools
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,11 @@ from engine.ags.provenance import Provenance
 from engine.hexgrid import Grid, HexId, Hexside, hexside
 from scenarios.ags.tables import _Strict, load_tec
 from scenarios.errors import ScenarioError, validated
+from scenarios.overrides import label, locate, read_data, stamp
 from scenarios.schema import HexRef as HexIn
-from scenarios.yamlio import read_yaml_file
 
 MAPS_DIR = Path(__file__).resolve().parents[1] / "maps" / "ags"
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
 class SideIn(_Strict):
@@ -36,6 +38,7 @@ class MapIn(_Strict):
     id: str
     game: str
     source: str = ""
+    supplied_by: str = ""  # a league's map: who supplied it (scenarios/overrides.py)
     notes: str = ""
     layout: str
     cols: tuple[int, int]
@@ -93,9 +96,24 @@ def board_from(data: Any, file: str) -> Board:
     )
 
 
-@cache
+def map_file(
+    map_id: str, directory: Path | None = None, file: str = "map", key: str = "(id)"
+) -> Path:
+    """An AGS map's file: a league's in its data directory, else the shipped one."""
+    if not isinstance(map_id, str) or not _ID.match(map_id):
+        raise ScenarioError(file, key, f"{map_id!r} is not a map id (lowercase, digits, -)")
+    if directory is not None:
+        return directory / f"{map_id}.yaml"
+    return locate(f"maps/ags/{map_id}.yaml")
+
+
 def load_board(map_id: str = "ags-korsun", directory: Path | None = None) -> Board:
-    path = (directory or MAPS_DIR) / f"{map_id}.yaml"
+    path = map_file(map_id, directory)
     if not path.is_file():
         raise ScenarioError(str(path), "(file)", f"no AGS map {map_id!r}")
-    return board_from(read_yaml_file(path), path.name)
+    return _board(path, stamp(path), stamp(locate("tables/ags-tec.yaml")))
+
+
+@cache
+def _board(path: Path, _stamp: object, _tec: object) -> Board:
+    return board_from(read_data(path), label(path))

@@ -26,18 +26,18 @@ from engine.ags.setup import (
 from engine.ags.stacking import over_stacked
 from engine.ags.units import Side, UnitSpec
 from scenarios.ags.counters import REINFORCEMENT_CODES, SETUP_LETTERS, load_counters
-from scenarios.ags.maps import load_board
+from scenarios.ags.maps import load_board, map_file
 from scenarios.ags.tables import (
-    TABLES_DIR,
     _Strict,
     load_crt,
     load_tec,
     load_turns,
     load_victory,
+    table_file,
 )
 from scenarios.errors import ScenarioError, validated
+from scenarios.overrides import label, locate, read_data, supplier
 from scenarios.schema import HexRef, to_hex
-from scenarios.yamlio import read_yaml_file
 
 SHIPPED_DIR = Path(__file__).resolve().parent
 START_LINE_ENDS = (("0115", "0114"), ("2619", "2719"))  # AGS-K 18.22 (German/Soviet)
@@ -142,6 +142,10 @@ class SpecialIn(_Strict):
 
 
 class ScenarioIn(_Strict):
+    # a league's scenario file says it is the league's (scenarios/overrides.py)
+    provenance: Provenance | None = None
+    supplied_by: str = ""
+    source: str = ""
     id: str
     name: str
     system: Literal["ags"]
@@ -168,9 +172,14 @@ def _fail(file: str, key: str, problem: str) -> ScenarioError:
 
 def scenario_from(data: Any, file: str) -> Scenario:
     s = validated(ScenarioIn, data, file)
+    files = {
+        "map": map_file(s.map, file=file, key="map"),
+        "counters": table_file(f"{s.counters}-counters", file, "counters"),
+        **{k: table_file(getattr(s.tables, k), file, f"tables.{k}") for k in TABLES},
+    }
     board = load_board(s.map)
-    units = load_counters(TABLES_DIR / f"{s.counters}-counters.yaml")
-    track = load_turns(TABLES_DIR / f"{s.tables.turns}.yaml")
+    units = load_counters(files["counters"])
+    track = load_turns(files["turns"])
     if s.turns != track.last:
         raise _fail(file, "turns", f"is {s.turns}, the turn track has {track.last}")
     line = _start_line(s, board, file)
@@ -194,10 +203,10 @@ def scenario_from(data: Any, file: str) -> Scenario:
         first_player=s.first_player,
         board=board,
         units=units,
-        crt=load_crt(TABLES_DIR / f"{s.tables.crt}.yaml"),
-        tec=load_tec(TABLES_DIR / f"{s.tables.tec}.yaml"),
+        crt=load_crt(files["crt"]),
+        tec=load_tec(files["tec"]),
         track=track,
-        victory=load_victory(TABLES_DIR / f"{s.tables.victory}.yaml"),
+        victory=load_victory(files["victory"]),
         german_sources=tuple(s.supply.german["hexes"]),
         soviet_edges=tuple(s.supply.soviet["edges"]),
         start_line=line,
@@ -228,7 +237,20 @@ def scenario_from(data: Any, file: str) -> Scenario:
             "soviet_setup": s.setup.soviet.provenance,
             "entry_areas": s.entry_areas.provenance,
         },
+        supplied_by=_suppliers(files, s),
     )
+
+
+TABLES = ("crt", "tec", "turns", "victory")
+
+
+def _suppliers(files: dict[str, Path], s: ScenarioIn) -> dict[str, str]:
+    """Who supplied each league's file in play (the scenario's own `supplied_by` when it
+    is a league's file: it says so only then, scenarios/overrides.py)."""
+    out = {part: who for part, p in files.items() if (who := supplier(p))}
+    if s.provenance == "league-supplied" and s.supplied_by.strip():
+        out["scenario"] = " ".join(s.supplied_by.split())[:80]
+    return out
 
 
 def _start_line(s: ScenarioIn, board: Board, file: str) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -410,6 +432,6 @@ def _reinforcements(
     return tuple(out)
 
 
-def load_scenario(path: Path | str = SHIPPED_DIR / "ags-korsun.yaml") -> Scenario:
-    p = Path(path)
-    return scenario_from(read_yaml_file(p), p.name)
+def load_scenario(path: Path | str | None = None) -> Scenario:
+    p = locate("ags/ags-korsun.yaml") if path is None else Path(path)
+    return scenario_from(read_data(p), label(p))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -20,10 +21,11 @@ from engine.ags.tec import HexsideRow, RoadRow, Tec, TerrainRow
 from engine.ags.turns import Turn, TurnTrack, Weather, WeatherEffect
 from engine.ags.victory import VictoryTable
 from scenarios.errors import ScenarioError, validated
+from scenarios.overrides import label, locate, read_data, stamp
 from scenarios.schema import to_mp
-from scenarios.yamlio import read_yaml_file
 
 TABLES_DIR = Path(__file__).resolve().parents[1] / "tables"
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 CRT_FILE = "ags-results.yaml"
 TEC_FILE = "ags-tec.yaml"
 TURNS_FILE = "ags-turns.yaml"
@@ -42,7 +44,16 @@ class DataFile(_Strict):
 
     provenance: Provenance
     source: str = ""
+    supplied_by: str = ""  # a league's file: who supplied it (scenarios/overrides.py)
     notes: list[str] = Field(default_factory=list)
+
+
+def table_file(ref: str, file: str, key: str) -> Path:
+    """The file of a table the scenario names by id (`tables: {crt: ags-results}`): a
+    league's in its data directory, else the shipped one (scenarios/overrides.py)."""
+    if not isinstance(ref, str) or not _ID.match(ref):
+        raise ScenarioError(file, key, f"{ref!r} is not a table id (lowercase letters, digits, -)")
+    return locate(f"tables/{ref}.yaml")
 
 
 # --- CRT ---------------------------------------------------------------------------------
@@ -54,6 +65,7 @@ class CrtIn(DataFile):
 
 def crt_from(data: Any, file: str) -> Crt:
     c = validated(CrtIn, data, file)
+    _check_columns(c.columns, file)
     if sorted(c.rows) != [1, 2, 3, 4, 5, 6]:
         raise ScenarioError(file, "rows", "needs one row for each die face 1-6 (AGS 9.4)")
     rows: dict[int, tuple[Cell, ...]] = {}
@@ -69,10 +81,38 @@ def crt_from(data: Any, file: str) -> Crt:
     return Crt(columns=tuple(c.columns), rows=rows, provenance=c.provenance, source=c.source)
 
 
-@cache
+def _check_columns(columns: list[str], file: str) -> None:
+    """Odds columns the rules can read (AGS 9.4): ratios, weakest first, none skipped, so
+    that every ratio between the end columns has its column (odds_column)."""
+    ranks = []
+    for i, text in enumerate(columns):
+        parts = str(text).split("-")
+        if (
+            len(parts) != 2
+            or not all(p.isdigit() and int(p) >= 1 for p in parts)
+            or ("1" not in parts)
+        ):
+            raise ScenarioError(file, f"columns[{i}]", f"{text!r} is not odds (e.g. 1-2, 3-1)")
+        a, d = int(parts[0]), int(parts[1])
+        ranks.append(a - 1 if d == 1 else -(d - 1))
+    for i, (lo, hi) in enumerate(itertools.pairwise(ranks)):
+        if hi != lo + 1:
+            raise ScenarioError(
+                file,
+                f"columns[{i + 1}]",
+                f"{columns[i + 1]} does not follow {columns[i]}: the odds run weakest first, "
+                "none left out (AGS 9.4)",
+            )
+
+
 def load_crt(path: Path | None = None) -> Crt:
-    p = path or TABLES_DIR / CRT_FILE
-    return crt_from(read_yaml_file(p), p.name)
+    p = path or locate(f"tables/{CRT_FILE}")
+    return _crt(p, stamp(p))
+
+
+@cache
+def _crt(p: Path, _stamp: object) -> Crt:
+    return crt_from(read_data(p), label(p))
 
 
 # --- TEC ---------------------------------------------------------------------------------
@@ -113,6 +153,8 @@ def tec_from(data: Any, file: str) -> Tec:
     t = validated(TecIn, data, file)
     if "clear" not in t.terrain:
         raise ScenarioError(file, "terrain", "needs a clear row (AGS 5.13)")
+    if "road" not in t.roads:
+        raise ScenarioError(file, "roads", "needs a road row (AGS 10.4, 10.2)")
     return Tec(
         terrain={
             k: TerrainRow(
@@ -142,10 +184,14 @@ def tec_from(data: Any, file: str) -> Tec:
     )
 
 
-@cache
 def load_tec(path: Path | None = None) -> Tec:
-    p = path or TABLES_DIR / TEC_FILE
-    return tec_from(read_yaml_file(p), p.name)
+    p = path or locate(f"tables/{TEC_FILE}")
+    return _tec(p, stamp(p))
+
+
+@cache
+def _tec(p: Path, _stamp: object) -> Tec:
+    return tec_from(read_data(p), label(p))
 
 
 # --- turn track --------------------------------------------------------------------------
@@ -198,10 +244,14 @@ def turns_from(data: Any, file: str) -> TurnTrack:
     )
 
 
-@cache
 def load_turns(path: Path | None = None) -> TurnTrack:
-    p = path or TABLES_DIR / TURNS_FILE
-    return turns_from(read_yaml_file(p), p.name)
+    p = path or locate(f"tables/{TURNS_FILE}")
+    return _turns(p, stamp(p))
+
+
+@cache
+def _turns(p: Path, _stamp: object) -> TurnTrack:
+    return turns_from(read_data(p), label(p))
 
 
 # --- victory -----------------------------------------------------------------------------
@@ -261,10 +311,14 @@ def victory_from(data: Any, file: str) -> VictoryTable:
     )
 
 
-@cache
 def load_victory(path: Path | None = None) -> VictoryTable:
-    p = path or TABLES_DIR / VICTORY_FILE
-    return victory_from(read_yaml_file(p), p.name)
+    p = path or locate(f"tables/{VICTORY_FILE}")
+    return _victory(p, stamp(p))
+
+
+@cache
+def _victory(p: Path, _stamp: object) -> VictoryTable:
+    return victory_from(read_data(p), label(p))
 
 
 # --- 16.0 organization -------------------------------------------------------------------
@@ -280,12 +334,26 @@ def parse_level(text: str, file: str, key: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-@cache
-def load_organization(path: Path | None = None) -> dict[str, tuple[tuple[int, int], ...]]:
+Ladders = dict[str, tuple[tuple[int, int], ...]]
+
+
+def load_organization(path: Path | None = None) -> Ladders:
     """16.0 ladders: unit type -> its levels (attack, defence), strongest first."""
-    p = path or TABLES_DIR / ORGANIZATION_FILE
-    o = validated(OrganizationIn, read_yaml_file(p), p.name)
-    return {
-        name: tuple(parse_level(x, p.name, f"ladders.{name}[{i}]") for i, x in enumerate(lv))
+    return organization(path)[0]
+
+
+def organization(path: Path | None = None) -> tuple[Ladders, Provenance]:
+    """The 16.0 ladders and the file's provenance (the steps they give German units)."""
+    p = path or locate(f"tables/{ORGANIZATION_FILE}")
+    return _organization(p, stamp(p))
+
+
+@cache
+def _organization(p: Path, _stamp: object) -> tuple[Ladders, Provenance]:
+    file = label(p)
+    o = validated(OrganizationIn, read_data(p), file)
+    ladders = {
+        name: tuple(parse_level(x, file, f"ladders.{name}[{i}]") for i, x in enumerate(lv))
         for name, lv in o.ladders.items()
     }
+    return ladders, o.provenance
