@@ -74,6 +74,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.fuzz import main as fuzz
 
             return fuzz(args)
+        if args.command == "duel":
+            from bot.systems.wb95.duel import main as duel
+
+            return duel(args)
         if args.command == "validate":
             return _validate(args.target)
         if args.command == "verify":
@@ -237,6 +241,13 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--max-turns", type=_whole(1, 999), default=None, metavar="T")
     fz.add_argument("--out", default="fuzz-failures", metavar="DIR", help="reproducers")
     fz.add_argument("--players", default="random", help="random, opponent or both: a,b")
+    du = sub.add_parser("duel", help="the built-in opponent against the baseline (issue #23)")
+    du.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="default: the duel set")
+    du.add_argument("--seeds", type=_whole(1, 1000), default=2, metavar="N", help="per side")
+    du.add_argument("--from", dest="start", type=_seed, default=1, metavar="S", help="first seed")
+    du.add_argument("--level", type=_whole(1, 3), default=2, metavar="L", help="1..3 (default 2)")
+    du.add_argument("--turns", type=_whole(1, 999), default=None, metavar="T", help="stop early")
+    du.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     mv = sub.add_parser("moves", help="list where a unit may move now")
     mv.add_argument("scenario")
     mv.add_argument("unit")

@@ -1,0 +1,118 @@
+"""The Combat Phase (5.0): every attack it may declare is counted with the engine's
+odds preview (engine.wb95.odds.preview: the fog of 16.1, every CM and the HQ modifier it
+can know), with all the guns in range (6.3) and its air support over the hex (8.2.2,
+R16). It makes the attacks that reach the bar, the most rewarding first; a duty
+(5.1.3-5.1.7) it must meet is met with the best combination it finds -- every unit next
+to the hex joins when that raises the odds. Then its guns fire at the hexes left alone
+(6.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from bot.systems.wb95.ai.aims import Aims
+from bot.systems.wb95.ai.reckon import FAIR, GOOD
+from bot.systems.wb95.ai.sight import Sight
+from engine import orders as o
+from engine.hexgrid import HexId
+from engine.state import GameState
+from engine.wb95 import hq_cms, odds
+from engine.wb95.air import attaching
+from engine.wb95.artillery import fire_targets, support_candidates
+from engine.wb95.combat import (
+    attack_options,
+    can_attack,
+    engagement,
+    mandatory_outstanding,
+)
+from engine.wb95.crt import COLUMNS
+
+
+def _tries(state: GameState, side: str, level: int) -> Iterator[tuple[list[str], list[HexId]]]:
+    """Attacker sets: the engine's (all units next to a hex; one hex's units against all
+    its neighbours), each duty unit with all others next to its target, and (levels 2-3)
+    the subsets that leave a strong unit free."""
+    seen: set[tuple[tuple[str, ...], tuple[HexId, ...]]] = set()
+    grid = state.setup.map.grid
+    enemy = state.setup.enemy_of(side)
+    foe = sorted({e.hex for e in state.on_map(enemy) if e.hex})
+    able = [u for u in state.on_map(side) if u.hex and can_attack(state, u) is None]
+    base = list(attack_options(state, side))
+    must, _ = mandatory_outstanding(state, side)
+    for uid in must:
+        u = state.units[uid]
+        if u.hex is None:
+            continue
+        for h in foe:
+            if grid.adjacent(u.hex, h):
+                base.append(([uid], [h]))
+                near = sorted(x.id for x in able if x.hex and grid.adjacent(x.hex, h))
+                base.append((near, [h]))
+    for units, hexes in base:
+        key = (tuple(sorted(units)), tuple(hexes))
+        if key not in seen:
+            seen.add(key)
+            yield sorted(units), hexes
+        if level >= 2 and 2 < len(units) <= 6:
+            for k in range(len(units) - 1, max(1, len(units) - 3), -1):
+                for sub in combinations(sorted(units), k):
+                    key = (sub, tuple(hexes))
+                    if key not in seen:
+                        seen.add(key)
+                        yield list(sub), hexes
+
+
+def choices(state: GameState, side: str, aims: Aims, sight: Sight, level: int) -> list[o.Order]:
+    must, must_hit = mandatory_outstanding(state, side)
+    scored: list[tuple[tuple[float, ...], o.Attack]] = []
+    for units, hexes in _tries(state, side, level):
+        decl = {"side": side, "attackers": units, "defenders": [], "targets": hexes}
+        guns = tuple(support_candidates(state, engagement(state, decl), "attacker"))
+        air = tuple(str(m["id"]) for m in attaching(state, side, "support-attack", hexes))
+        stars = tuple(u for u in units if state.setup.units[u].stars and level >= 2)
+        variants = [(guns, stars), (guns, ()), ((), ())] if stars else [(guns, ()), ((), ())]
+        theirs = hq_cms.available(state, state.setup.enemy_of(side), hexes)  # 9.1.6, public
+        ours = hq_cms.available(state, side, hexes)
+        for support, star in variants:
+            order = o.Attack(
+                units=tuple(units),
+                target=hexes[0],
+                also=tuple(hexes[1:]),
+                support=support,
+                air=air,
+                stars=star,
+                cms=ours,
+            )
+            p = odds.preview(state, side, order)
+            if not isinstance(p, dict):
+                continue
+            col = max(0, COLUMNS.index(p["column"]) - theirs)
+            win = p["odds"]["defender_retreats_or_loses"]
+            hurt = p["odds"]["attacker_loses"] + 0.5 * p["odds"]["attacker_retreats"]
+            meets = len(set(units) & set(must)) + sum(
+                1 for d in must_hit if state.units[d].hex in hexes
+            )
+            worth = sum(aims.hexes.get(h, 0.0) for h in hexes)
+            bar = FAIR if (worth > 0 and aims.attack) or p["modifier"] < 0 else GOOD
+            if aims.short and worth > 0 and aims.attack:
+                bar = FAIR - 1  # the last turns: 1:1 for an objective
+            good = col >= bar
+            if not good and not meets:
+                continue
+            score = (
+                float(good),
+                float(meets > 0),  # duties first among the bad ones
+                (1.0 + worth) * win - hurt * (1.0 + aims.loss) + 0.05 * col,
+                -len(units) - 0.1 * len(support),
+            )
+            scored.append((score, order))
+    scored.sort(key=lambda x: x[0], reverse=True)
+    out: list[o.Order] = [order for _, order in scored]
+    attacked = {u.hex for u in state.on_map() if u.fought and u.hex}
+    targets = fire_targets(state, side)
+    for h in sorted(targets, key=lambda h: (-(sight.stacks[h].est if h in sight.stacks else 0), h)):
+        if h not in attacked:
+            out.append(o.Fire(units=tuple(targets[h]), target=h))
+    out.append(o.Done())
+    return out

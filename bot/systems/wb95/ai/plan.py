@@ -1,0 +1,466 @@
+"""The Movement Phase planned as a whole (3.0, 5.1.3, 7.1, 11.0): first the attacks the
+side can make at good odds next Combat Phase -- each enemy stack in turn, the most
+rewarding first, gets the units that can reach a hex next to it until the reckoned odds
+reach the bar, or nobody moves for it -- then the units already in contact that would
+have to attack at poor odds step back or fortify (7.1.11: a fortified unit has no duty),
+then every other unit goes where the scenario wants it (objectives to take or hold, the
+withdrawal zones, back into supply) ending its move out of every enemy ZoC it can see.
+No move it plans creates a mandatory attack (5.1.3) that it has not reckoned at 2:1 or
+better."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from bot.systems.wb95.ai.aims import Aims
+from bot.systems.wb95.ai.reckon import FAIR, GOOD, column, crossing
+from bot.systems.wb95.ai.sight import Sight, Stack
+from engine import orders as o
+from engine.hexgrid import HexId
+from engine.state import GameState, UnitState
+from engine.wb95.air import attaching
+from engine.wb95.artillery import why_no_setup
+from engine.wb95.combat import can_attack, fortified
+from engine.wb95.fortifications import can_fortify
+from engine.wb95.game import legal_moves
+from engine.wb95.movement import Reach
+from engine.wb95.reinforcements import legal_entries
+from engine.wb95.stacking import STACK_LIMIT
+from engine.wb95.strength import hq_range, strength
+from engine.wb95.supply import supply_costs, trace
+
+# How far (hexes) a unit looks for an enemy stack to attack, by level.
+REACH = {1: 6, 2: 9, 3: 12}
+
+
+@dataclass
+class Step:
+    """One planned input; steps of one `group` stand or fall together (an attack whose
+    first mover is refused is dropped: its other units stay where they are)."""
+
+    group: str
+    order: o.Order
+
+
+@dataclass
+class Board:
+    state: GameState
+    side: str
+    sight: Sight
+    aims: Aims
+    level: int
+    reach: dict[str, dict[HexId, Reach]] = field(default_factory=dict)
+    cels: dict[HexId, int] = field(default_factory=dict)  # own CELs per hex after the plan
+    done: set[str] = field(default_factory=set)  # units with a plan
+    costs: dict[HexId, Fraction] = field(default_factory=dict)  # supply MPs (10.1)
+
+    def moves(self, uid: str) -> dict[HexId, Reach]:
+        if uid not in self.reach:
+            self.reach[uid] = legal_moves(self.state, uid)
+        return self.reach[uid]
+
+    def room(self, h: HexId, u: UnitState) -> bool:
+        return self.cels.get(h, 0) + u.cel <= STACK_LIMIT  # 3.2.1
+
+    def put(self, u: UnitState, h: HexId) -> None:
+        if u.hex is not None:
+            self.cels[u.hex] = self.cels.get(u.hex, 0) - u.cel
+        self.cels[h] = self.cels.get(h, 0) + u.cel
+        self.done.add(u.id)
+
+    def cover(self, h: HexId) -> int:
+        row = self.state.setup.table.terrain.get(self.state.setup.map.terrain_of(h))
+        return -row.combat if row is not None else 0
+
+
+def _attack_sp(state: GameState, u: UnitState) -> int:
+    return strength(state, u, attacking=True).sp
+
+
+def _regular(state: GameState, u: UnitState) -> bool:
+    spec = state.setup.units[u.id]
+    return not spec.is_hq and spec.type != "art"
+
+
+def plan(state: GameState, side: str, sight: Sight, aims: Aims, level: int) -> list[Step]:
+    b = Board(state, side, sight, aims, level)
+    for u in state.on_map(side):
+        if u.hex is not None:
+            b.cels[u.hex] = b.cels.get(u.hex, 0) + u.cel
+    b.costs = supply_costs(state, side)
+    steps: list[Step] = []
+    steps += _withdraw(b)
+    keep = _garrisons(b)
+    steps += _attacks(b, keep)
+    steps += _contact(b)
+    steps += _occupy(b, keep)
+    steps += _free(b, keep)
+    steps += _reinforcements(b)
+    return steps
+
+
+# -- The Retreat: units in a withdrawal zone leave and are saved -------------------------
+
+
+def _withdraw(b: Board) -> list[Step]:
+    if not b.aims.escape:
+        return []
+    out = []
+    for u in b.state.on_map(b.side):
+        if u.hex in b.aims.escape:
+            b.done.add(u.id)
+            out.append(Step(f"w-{u.id}", o.Withdraw(units=(u.id,))))
+    return out
+
+
+# -- attacks -------------------------------------------------------------------------------
+
+
+def _bar(b: Board, st: Stack) -> int:
+    """The reckoned column a planned attack must reach: 2:1 on an objective it must take
+    or in the open, 3:1 elsewhere (the defender may still add guns and air, 6.3.3)."""
+    on_goal = b.aims.hexes.get(st.hex, 0.0) > 0 and b.aims.attack
+    if on_goal or b.cover(st.hex) <= 0:
+        return FAIR
+    return GOOD
+
+
+def _value(b: Board, st: Stack) -> float:
+    worth = b.aims.hexes.get(st.hex, 0.0) * (2.0 if b.aims.attack else 1.0)
+    return 1.0 + worth + b.aims.kill * min(3, st.counters) - 0.3 * st.hi / 4
+
+
+def _attacks(b: Board, keep: set[str]) -> list[Step]:
+    state, grid = b.state, b.state.setup.map.grid
+    sight = b.sight
+    own = [
+        u
+        for u in state.on_map(b.side)
+        if u.hex is not None and _regular(state, u) and can_attack(state, u) is None
+    ]
+    retreating = bool(b.aims.escape)
+    targets = sorted(sight.stacks.values(), key=lambda s: (-_value(b, s), s.hex))
+    out: list[Step] = []
+    for st in targets:
+        t = st.hex
+        bar = _bar(b, st)
+        air = sum(int(m["sp"]) for m in attaching(state, b.side, "support-attack", [t]))
+        # units already next to it, free to attack it alone (their only contact)
+        fixed = [
+            u
+            for u in own
+            if u.id not in b.done
+            and u.hex is not None
+            and grid.adjacent(u.hex, t)
+            and not fortified(state, u)
+            and sight.zoc.get(u.hex, set()) <= {t}
+        ]
+        have = float(air + sum(_attack_sp(state, u) for u in fixed))
+        parts: list[tuple[HexId, float]] = [(u.hex, _attack_sp(state, u)) for u in fixed if u.hex]
+        picks: list[tuple[UnitState, HexId, Reach]] = []
+
+        if column(state, have, st, parts) < bar and not retreating:
+            movers = [
+                u
+                for u in own
+                if u.id not in b.done
+                and u.id not in keep
+                and u not in fixed
+                and u.hex is not None
+                and not sight.zoc.get(u.hex)
+                and grid.distance(u.hex, t) <= REACH[b.level]
+            ]
+            movers.sort(key=lambda u: (-_attack_sp(state, u), u.id))
+            used: dict[HexId, int] = {}
+            for u in movers:
+                if have > 0 and column(state, have, st, parts) >= bar:
+                    break
+                spots = [
+                    (h, r)
+                    for h, r in b.moves(u.id).items()
+                    if grid.adjacent(h, t)
+                    and sight.zoc.get(h, set()) <= {t}
+                    and h not in sight.stacks
+                    and b.cels.get(h, 0) + used.get(h, 0) + u.cel <= STACK_LIMIT
+                ]
+                if not spots:
+                    continue
+                h, r = max(
+                    spots,
+                    key=lambda x: (
+                        -crossing(state, x[0], t),
+                        b.cover(x[0]),
+                        x[0] in b.costs,
+                        -x[1].cost,
+                        x[0],
+                    ),
+                )
+                picks.append((u, h, r))
+                parts.append((h, _attack_sp(state, u)))
+                used[h] = used.get(h, 0) + u.cel
+                have += _attack_sp(state, u)
+        if have <= 0 or column(state, have, st, parts) < bar:
+            continue
+        if not fixed and not picks:
+            continue
+        # the smallest movers that are not needed stay free
+        for p in sorted(picks, key=lambda p: _attack_sp(state, p[0])):
+            rest = [x for x in parts if x != (p[1], _attack_sp(state, p[0]))]
+            less = have - _attack_sp(state, p[0])
+            if len(picks) > 1 and column(state, less, st, rest) >= bar:
+                picks.remove(p)
+                parts, have = rest, less
+        for u in fixed:
+            b.done.add(u.id)
+        for u, h, r in picks:
+            b.put(u, h)
+            out.append(Step(f"a-{t}", o.Move(units=(u.id,), path=r.path)))
+    return out
+
+
+# -- units in contact that would attack at poor odds -----------------------------------------
+
+
+def _contact(b: Board) -> list[Step]:
+    state = b.state
+    out: list[Step] = []
+    for u in sorted(state.on_map(b.side), key=lambda x: x.id):
+        if u.id in b.done or u.hex is None or not b.sight.zoc.get(u.hex):
+            continue
+        if not _regular(state, u) or fortified(state, u):
+            continue
+        threat = sum(b.sight.stacks[h].est for h in b.sight.zoc[u.hex] if h in b.sight.stacks)
+        mine = strength(state, u, attacking=False).sp
+        stay_ok = b.aims.hexes.get(u.hex, 0.0) > 0 or threat < 3 * max(1, mine)
+        if b.aims.escape:
+            stay_ok = False
+        if stay_ok and can_fortify(state, u) is None:
+            b.done.add(u.id)
+            out.append(Step(f"f-{u.id}", o.Fortify(units=(u.id,))))
+            continue
+        step = _best_move(b, u, out_of_zoc=True)
+        if step is not None:
+            out.append(step)
+        elif can_fortify(state, u) is None:
+            b.done.add(u.id)
+            out.append(Step(f"f-{u.id}", o.Fortify(units=(u.id,))))
+    return out
+
+
+# -- everybody else ------------------------------------------------------------------------
+
+
+def _goals(b: Board) -> list[HexId]:
+    """Where the free units go: the withdrawal zones (The Retreat); else the valued hexes
+    not its own (attacking) or its own the enemy is near (holding); else the enemy."""
+    if b.aims.escape:
+        return sorted(b.aims.escape)
+    state, grid = b.state, b.state.setup.map.grid
+    valued = [h for h, w in b.aims.hexes.items() if w > 0]
+    take = [h for h in valued if state.control.get(h) != b.side]
+    hold = [
+        h
+        for h in valued
+        if state.control.get(h) == b.side and any(grid.distance(h, e) <= 4 for e in b.sight.stacks)
+    ]
+    goals = (take if b.aims.attack else []) + hold
+    return sorted(set(goals)) or sorted(b.sight.stacks) or valued
+
+
+def _best_move(b: Board, u: UnitState, out_of_zoc: bool = True) -> Step | None:
+    state, grid = b.state, b.state.setup.map.grid
+    here = u.hex
+    assert here is not None
+    reach = b.moves(u.id)
+    if not reach:
+        return None
+    goals = _goals(b)
+    lines_ok = here in b.costs
+    sp = strength(state, u, attacking=False).sp
+    own_hexes = {x for x, n in b.cels.items() if n > 0}
+
+    def score(h: HexId) -> float:
+        d = min((grid.distance(h, g) for g in goals), default=0)
+        value = -1.0 * d + 0.6 * b.cover(h)
+        if h in b.costs:
+            value += 1.0 - 0.05 * float(b.costs[h])
+        else:
+            value -= 8.0 if lines_ok else 3.0
+        friends = sum(1 for x in grid.neighbours(h) if x in own_hexes)
+        value += 0.3 * min(friends, 2)
+        near = sum(s.est for e, s in b.sight.stacks.items() if grid.distance(h, e) <= 2)
+        value -= 0.15 * max(0.0, near - 2 * sp)  # exposure to the next enemy attack
+        if h in b.aims.escape:
+            value += 5.0
+        return value
+
+    best: tuple[float, HexId] | None = None
+    for h in reach:
+        if h == here or not b.room(h, u) or h in b.sight.stacks:
+            continue
+        if out_of_zoc and b.sight.zoc.get(h):
+            continue  # 5.1.3: no mandatory attack it has not reckoned
+        s = score(h)
+        if best is None or (s, h) > best:
+            best = (s, h)
+    if best is None:
+        return None
+    stay = score(here) if not b.sight.zoc.get(here) else -1e9
+    if best[0] <= stay + 0.5:
+        return None
+    b.put(u, best[1])
+    return Step(f"m-{u.id}", o.Move(units=(u.id,), path=reach[best[1]].path))
+
+
+def _garrisons(b: Board) -> set[str]:
+    """One unit stays on each valued hex of its own it stands on (two when the enemy is
+    next to it): the ones that defend best."""
+    state = b.state
+    out: set[str] = set()
+    if b.aims.escape:
+        return out
+    for h, w in b.aims.hexes.items():
+        if w <= 0 or state.control.get(h) != b.side:
+            continue
+        here = [
+            u
+            for u in state.units_at(h)
+            if u.side == b.side and _regular(state, u) and u.id not in b.done
+        ]
+        here.sort(key=lambda u: (-strength(state, u, attacking=False).sp, u.id))
+        # holding: everybody on it stays; attacking: one (two with the enemy near)
+        near = any(state.setup.map.grid.distance(h, e) <= 2 for e in b.sight.stacks)
+        n = len(here) if not b.aims.attack else (2 if near else 1)
+        out.update(u.id for u in here[:n])
+    return out
+
+
+def _occupy(b: Board, keep: set[str]) -> list[Step]:
+    """Valued hexes with nobody on them: its own ones the enemy is near get the nearest
+    unit that can reach them; the others' empty ones are taken when out of enemy ZoC."""
+    state, grid = b.state, b.state.setup.map.grid
+    out: list[Step] = []
+    held = {u.hex for u in state.on_map(b.side) if u.hex and _regular(state, u)}
+    for h in sorted(b.aims.hexes, key=lambda h: (-b.aims.hexes[h], h)):
+        if b.aims.hexes[h] <= 0 or h in held or h in b.sight.stacks or b.sight.zoc.get(h):
+            continue
+        ours = state.control.get(h) == b.side
+        near = any(grid.distance(h, e) <= 5 for e in b.sight.stacks)
+        if ours and not near:
+            continue
+        free = [
+            u
+            for u in state.on_map(b.side)
+            if u.id not in b.done and u.id not in keep and u.hex and _regular(state, u)
+        ]
+        free.sort(key=lambda u: (grid.distance(u.hex or h, h), u.id))
+        for u in free[:6]:
+            r = b.moves(u.id).get(h)
+            if r is not None and b.room(h, u):
+                b.put(u, h)
+                out.append(Step(f"o-{u.id}", o.Move(units=(u.id,), path=r.path)))
+                held.add(h)
+                break
+    return out
+
+
+def _free(b: Board, keep: set[str]) -> list[Step]:
+    state, grid = b.state, b.state.setup.map.grid
+    out: list[Step] = []
+    lines = trace(state, b.side)
+    units = sorted(state.on_map(b.side), key=lambda x: (-strength(state, x, True).sp, x.id))
+    for u in units:
+        if u.id in b.done or u.hex is None:
+            continue
+        spec = state.setup.units[u.id]
+        if u.id in keep:
+            b.done.add(u.id)
+            if can_fortify(state, u) is None and not fortified(state, u):
+                out.append(Step(f"f-{u.id}", o.Fortify(units=(u.id,))))
+            continue
+        if spec.is_hq:
+            step = _hq_move(b, u)
+        else:
+            step = _best_move(b, u)
+        if step is not None:
+            out.append(step)
+            continue
+        b.done.add(u.id)
+        near = any(grid.distance(u.hex, e) <= 2 for e in b.sight.stacks)
+        line = lines.get(u.id)
+        if _regular(state, u) and near and can_fortify(state, u) is None:
+            out.append(Step(f"f-{u.id}", o.Fortify(units=(u.id,))))
+        if (
+            spec.type == "art"
+            and u.setup == "transport"
+            and why_no_setup(state, u, "combat") is None
+            and any(grid.distance(u.hex, e) <= 4 for e in b.sight.stacks)
+            and (line is None or line.supplied)
+        ):
+            out.append(Step(f"s-{u.id}", o.SetupChange(units=(u.id,), mode="combat")))
+    return out
+
+
+def _hq_move(b: Board, u: UnitState) -> Step | None:
+    """9.2.1: an HQ stays within range of the units that will fight; it never stands alone
+    where the enemy could reach it (5.1.9: a lone HQ is attacked on the last column, and
+    its loss gives the enemy 5 CMs, 9.1.6): stacked with a unit of its own or 4 hexes away
+    from every enemy stack, out of enemy ZoC."""
+    state, grid = b.state, b.state.setup.map.grid
+    reach = dict(b.moves(u.id))
+    here = u.hex
+    assert here is not None
+    if not reach:
+        return None
+    fights = [
+        h for h, n in b.cels.items() if n > 0 and any(grid.adjacent(h, e) for e in b.sight.stacks)
+    ]
+    rng = hq_range(state, u)
+    guarded = {x.hex for x in state.on_map(b.side) if x.hex and _regular(state, x)}
+    guarded |= {h for h, n in b.cels.items() if n > 0}
+
+    def score(h: HexId) -> float:
+        covered = sum(1 for f in fights if grid.distance(h, f) <= rng)
+        danger = min((grid.distance(h, e) for e in b.sight.stacks), default=9)
+        safe = h in guarded or danger >= 4
+        return covered + 0.3 * min(danger, 4) + (0.5 if h in b.costs else -3.0) + 10.0 * safe
+
+    best = max(
+        (h for h in reach if not b.sight.zoc.get(h) and b.room(h, u) and h not in b.sight.stacks),
+        key=lambda h: (score(h), h),
+        default=None,
+    )
+    if best is None or score(best) <= score(here) + 0.5:
+        return None
+    b.put(u, best)
+    return Step(f"h-{u.id}", o.Move(units=(u.id,), path=reach[best].path))
+
+
+# -- reinforcements (11.0) -------------------------------------------------------------------
+
+
+def _reinforcements(b: Board) -> list[Step]:
+    state, grid = b.state, b.state.setup.map.grid
+    goals = _goals(b)
+    out: list[Step] = []
+    for u in sorted(state.units.values(), key=lambda x: x.id):
+        if u.side != b.side or u.on_map:
+            continue
+        entries = legal_entries(state, u.id)
+        if not entries:
+            continue
+        safe = [e for e in entries.values() if not b.sight.zoc.get(e.hex)]
+        if not safe:
+            continue  # 11.0: rather wait than enter into an enemy ZoC
+        best = min(
+            safe,
+            key=lambda e: (
+                min((grid.distance(e.hex, g) for g in goals), default=0),
+                -b.cover(e.hex),
+                e.cost,
+                e.hex,
+            ),
+        )
+        out.append(Step(f"r-{u.id}", o.Enter(units=(u.id,), where=best.entry, path=best.path[1:])))
+    return out

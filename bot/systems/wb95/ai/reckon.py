@@ -1,0 +1,61 @@
+"""Odds a planned attack would get, reckoned before the move (5.2.1 b-f as far as the
+side can know them): the attackers' SPs as they are now, the defence at the top of what
+the side sees (sight.Stack.hi), the terrain's CMs and a seen fortification. In the Combat
+Phase the engine's own preview (engine.wb95.odds.preview) replaces this estimate."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.systems.wb95.ai.sight import Stack
+from engine.hexgrid import HexId
+from engine.state import GameState
+from engine.wb95 import hq_cms
+from engine.wb95.combat import FP_CMS, IF_CMS, terrain_cms
+from engine.wb95.crt import COLUMNS, MAX_COLUMN, initial_column
+from engine.wb95.fortifications import fixed_position_hex
+
+LOSING = COLUMNS.index("1:2")  # forced attacks at this column or worse throw units away
+EVEN = COLUMNS.index("1:1")
+FAIR = COLUMNS.index("2:1")
+GOOD = COLUMNS.index("3:1")
+
+
+def crossing(state: GameState, a: HexId, t: HexId) -> int:
+    """The defender's CMs for attacking from `a` into `t` across its hexside (5.5.4)."""
+    table = state.setup.table
+    cms = [-table.hexsides[f].combat for f in state.setup.map.features(a, t) if f in table.hexsides]
+    return max([0, *cms])
+
+
+def defence_cms(state: GameState, stack: Stack) -> int:
+    """Terrain (5.5.1), a fortification seen (7.1.10, 7.2.1), a fixed position (7.3.2) and
+    the CMs the enemy holds from an HQ of ours it eliminated (9.1.6: public, R17)."""
+    table = state.setup.table
+    cms = terrain_cms(state, stack.hex) + hq_cms.available(state, stack.side, [stack.hex])
+    if fixed_position_hex(state.setup.map, stack.hex):
+        cms += FP_CMS
+    elif stack.fortified == "if":
+        cms += IF_CMS
+    elif stack.fortified:
+        terrain = state.setup.map.terrain_of(stack.hex)
+        cms += table.ff_cms.get(terrain, table.ff_cms.get("*", 1))
+    return cms
+
+
+def column(
+    state: GameState, attack_sp: float, stack: Stack, parts: Iterable[tuple[HexId, float]] = ()
+) -> int:
+    """The column `attack_sp` SPs would read against `stack` (worst case) after the
+    defender's CMs; `parts` (attacking hex, SPs) adds a river's CMs when more than half
+    the SPs cross it (5.5.4)."""
+    if not stack.regular:
+        return MAX_COLUMN  # a lone HQ or gun (5.1.9, 6.6.4)
+    col = min(initial_column(int(attack_sp), max(1, stack.hi)), MAX_COLUMN)
+    across: dict[int, float] = {}
+    for a, sp in parts:
+        c = crossing(state, a, stack.hex)
+        if c:
+            across[c] = across.get(c, 0.0) + sp
+    river = max((c for c, sp in across.items() if 2 * sp > attack_sp), default=0)
+    return max(0, col - defence_cms(state, stack) - river)

@@ -1,0 +1,91 @@
+"""What the side sees of the enemy (16.1): every stack of its view, with the defence it
+could have and the hexes its ZoC may cover. Nothing here reads a hidden value: a counter
+seen in full counts as the view shows it (its CELs, supply and disorganization are on
+view), one seen only by its type counts at the top of that type's range in the
+scenario's order of battle (public), as the odds preview does (engine.wb95.odds)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.hexgrid import HexId
+from engine.state import GameState
+from engine.view import view
+from engine.wb95.strength import strength
+from engine.wb95.zoc import zoc_hexes
+
+
+@dataclass
+class Stack:
+    """An enemy hex as seen: `hi` its worst-case defence SPs, `est` a likely figure."""
+
+    hex: HexId
+    side: str
+    hi: int = 0
+    est: float = 0.0
+    counters: int = 0
+    regular: bool = False  # anything but HQs and towed artillery (5.1.9, 6.6.4)
+    fortified: str = ""  # a fortification seen: "ff" or "if" (7.1, 7.2)
+    ids: list[str] = field(default_factory=list)  # the counters seen in full
+
+
+@dataclass
+class Sight:
+    stacks: dict[HexId, Stack]
+    zoc: dict[HexId, set[HexId]]  # hex -> the enemy hexes whose ZoC may cover it
+
+
+def _type_figures(state: GameState, enemy: str) -> dict[str | None, tuple[int, float]]:
+    """Per unit type (None: any), the top and the mean printed defence in the enemy's
+    order of battle (public data)."""
+    per: dict[str | None, list[int]] = {}
+    for spec in state.setup.units.values():
+        if spec.side != enemy or spec.is_hq:
+            continue
+        sp = spec.art[1] if spec.art is not None else spec.sp
+        per.setdefault(spec.type, []).append(sp)
+        per.setdefault(None, []).append(sp)
+    return {k: (max(v), sum(v) / len(v)) for k, v in per.items() if v}
+
+
+def look(state: GameState, side: str) -> Sight:
+    setup = state.setup
+    enemy = setup.enemy_of(side)
+    figures = _type_figures(state, enemy)
+    grid = setup.map.grid
+    stacks: dict[HexId, Stack] = {}
+    zoc: dict[HexId, set[HexId]] = {}
+    for v in view(state, side).units:
+        if v.side != enemy or v.hex is None or v.eliminated:
+            continue
+        st = stacks.setdefault(v.hex, Stack(v.hex, enemy))
+        st.counters += 1
+        st.fortified = st.fortified or (v.fortification or "")
+        if v.id is not None:
+            spec = setup.units[v.id]
+            st.ids.append(v.id)
+            covers = zoc_hexes(setup, spec, v.hex)
+            if spec.is_hq or spec.type == "art":
+                sp = 0
+            else:
+                sp = strength(state, state.units[v.id], attacking=False).sp
+                st.regular = True
+        else:
+            covers = list(grid.neighbours(v.hex))  # unseen: it may have a ZoC (4.1)
+            if v.type in ("hq", "art"):
+                sp = 0
+            else:
+                top, mean = figures.get(v.type, figures.get(None, (1, 1.0)))
+                st.hi += top
+                st.est += mean
+                st.regular = True
+                sp = -1
+        if sp >= 0:
+            st.hi += sp
+            st.est += sp
+        for h in covers:
+            zoc.setdefault(h, set()).add(v.hex)
+    for st in stacks.values():
+        if not st.regular:
+            st.hi = min(st.hi, 1)  # a lone HQ or gun (5.1.9, 6.6.3)
+    return Sight(stacks, zoc)

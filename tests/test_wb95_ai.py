@@ -1,0 +1,204 @@
+"""The built-in opponent of issue #23 (bot/systems/wb95/ai/): it never brings on itself a
+mandatory attack (5.1.3) at 1:2 or worse, plans attacks as a whole, withdraws in The
+Retreat, is deterministic for a seed, reads the enemy only through its view (16.1), and
+`kessel duel` measures it against the baseline (the opponent of issue 7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import scenario
+from test_wb95_examples import E5_ATTACK, e5_setup
+
+from bot.systems.wb95 import duel
+from bot.systems.wb95.ai.opponent import Opponent
+from engine import orders as o
+from engine.core import Applied
+from engine.model import Setup
+from engine.notation import parse_order
+from engine.record import GameRecord
+from engine.wb95.combat import mandatory_outstanding
+from engine.wb95.crt import COLUMNS
+from engine.wb95.flow import awaited_sides
+from engine.wb95.odds import preview
+from scenarios import load_scenario
+
+GERMAN_MOVE = {"turn": 1, "phase": "movement", "active": "german"}
+LOSING = COLUMNS.index("1:2")
+
+
+def _move_phase(setup: Setup, side: str = "german") -> tuple[GameRecord, list[o.Order]]:
+    """Let the opponent play its whole Movement Phase; the inputs it gave."""
+    rec = GameRecord(setup, seed=1)
+    ai = Opponent(side, 1)
+    start = (rec.state.turn, rec.state.phase)
+    given: list[o.Order] = []
+    while (rec.state.turn, rec.state.phase) == start and not rec.state.pending:
+        order = ai.choose(rec.state)
+        assert order is not None
+        assert isinstance(rec.submit(side, order), Applied), order
+        given.append(order)
+    return rec, given
+
+
+def _best_duty_column(rec: GameRecord, side: str) -> int | None:
+    """The best column the side could read in the attacks its duties require now (5.1.3),
+    None when it has no duty."""
+    must, must_hit = mandatory_outstanding(rec.state, side)
+    if not must and not must_hit:
+        return None
+    grid = rec.state.setup.map.grid
+    enemy = rec.state.setup.enemy_of(side)
+    best = 0
+    for e in rec.state.on_map(enemy):
+        near = tuple(
+            u.id for u in rec.state.on_map(side) if u.hex and e.hex and grid.adjacent(u.hex, e.hex)
+        )
+        if near and e.hex:
+            p = preview(rec.state, side, o.Attack(units=near, target=e.hex))
+            if isinstance(p, dict):
+                best = max(best, COLUMNS.index(p["column"]))
+    return best
+
+
+POSITIONS: dict[str, list[dict[str, Any]]] = {
+    # a weak regiment three hexes from a strong stack: it must not walk into its ZoC
+    "weak near strong": [
+        {"id": "g-weak", "hex": "0304", "sp": 2, "mp": 6},
+        {"id": "s-big", "hex": "0604", "sp": 9},
+        {"id": "s-big2", "hex": "0604", "sp": 6},
+    ],
+    # a fresh armoured unit with MPs to spare next to a five-unit stack (the g-249-ag case)
+    "fresh armour": [
+        {"id": "g-ag", "hex": "0204", "type": "arm", "sp": 4, "mp": 8},
+        *({"id": f"s-{n}", "hex": "0505", "sp": 3, "cel": 1} for n in range(4)),
+    ],
+    # 6 SPs against 3 across a river read 1:2 (5.5.4): no contact
+    "across a river": [
+        {"id": "g-inf", "hex": "0304", "sp": 6, "mp": 4},
+        {"id": "s-inf", "hex": "0505", "sp": 3},
+    ],
+}
+RIVER = [
+    {"hexes": [a, "0505"], "feature": "river"}
+    for a in ("0404", "0405", "0504", "0506", "0604", "0605")
+]
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_5_1_3_it_never_brings_on_itself_an_attack_at_1_to_2_or_worse(name: str) -> None:
+    """Issue #23: the opponent walked weak units into enemy ZoC and then had to attack at
+    1:4. After its Movement Phase every duty it has (5.1.3) can be met better than 1:2."""
+    hexsides = RIVER if name == "across a river" else None
+    rec, given = _move_phase(scenario(POSITIONS[name], start=GERMAN_MOVE, hexsides=hexsides))
+    col = _best_duty_column(rec, "german")
+    assert col is None or col > LOSING, (name, given)
+
+
+def test_5_1_it_plans_an_attack_with_units_that_are_strong_enough_together() -> None:
+    """Three 4-SP units, each too weak alone against 5 SPs in the open, reach it together
+    (12:5 -> 2:1, 5.2.1 b): the plan moves all three next to it, the attack is at 2:1 or
+    better and is the opponent's first input of its Combat Phase."""
+    units = [
+        {"id": "g-1", "hex": "0203", "sp": 4, "mp": 6},
+        {"id": "g-2", "hex": "0204", "sp": 4, "mp": 6},
+        {"id": "g-3", "hex": "0205", "sp": 4, "mp": 6},
+        {"id": "s-a", "hex": "0505", "sp": 5},
+    ]
+    rec, given = _move_phase(scenario(units, start=GERMAN_MOVE))
+    moved = {u for g in given if isinstance(g, o.Move) for u in g.units}
+    assert moved == {"g-1", "g-2", "g-3"}
+    order = Opponent("german", 1).choose(rec.state)
+    assert isinstance(order, o.Attack) and order.target == "0505"
+    p = preview(rec.state, "german", order)
+    assert isinstance(p, dict) and COLUMNS.index(p["column"]) >= COLUMNS.index("2:1")
+
+
+def test_16_1_it_reads_the_enemy_only_through_its_view() -> None:
+    """E5: s-cav2 lies under s-cav1 and the Germans see only its type (16.1.4). Its CELs,
+    supply and disorganization change nothing the opponent does; what it sees does."""
+    rec = GameRecord(e5_setup(), seed=1)
+    base = Opponent("german", 1).choose(rec.state)
+    assert isinstance(base, o.Attack) and base.target == "0505"
+    changed = rec.state.clone()
+    hidden = changed.units["s-cav2"]
+    hidden.disorganized = True
+    hidden.oos = 2
+    hidden.cel = max(1, hidden.max_cel - 1)
+    assert Opponent("german", 1).choose(changed) == base
+    expected = parse_order(E5_ATTACK)
+    assert isinstance(expected, o.Attack) and set(base.units) == set(expected.units)
+
+
+def test_16_1_its_movement_plan_ignores_what_it_cannot_see() -> None:
+    """A whole Movement Phase: the same inputs whatever the hidden counter under the top
+    one is like (16.1.1)."""
+    units = [
+        {"id": "g-1", "hex": "0203", "sp": 4, "mp": 6},
+        {"id": "g-2", "hex": "0205", "sp": 4, "mp": 6},
+        {"id": "s-top", "hex": "0505", "sp": 3},
+        {"id": "s-under", "hex": "0505", "sp": 3, "cel": 3, "max_cel": 3},
+    ]
+    setup = scenario(units, start=GERMAN_MOVE)
+    _, seen = _move_phase(setup)
+    rec = GameRecord(setup, seed=1)
+    rec.state.units["s-under"].cel = 1
+    rec.state.units["s-under"].disorganized = True
+    ai = Opponent("german", 1)
+    given = []
+    while rec.state.phase == GameRecord(setup, seed=1).state.phase and not rec.state.pending:
+        order = ai.choose(rec.state)
+        assert order is not None and isinstance(rec.submit("german", order), Applied)
+        given.append(order)
+    assert given == seen
+
+
+def _drive(scenario_id: str, seed: int, side: str, turns: int) -> GameRecord:
+    """The opponent plays `side`, the baseline the other."""
+    rec = GameRecord(load_scenario(scenario_id), seed=seed)
+    players = {
+        s: duel.player("new" if s == side else "baseline", s, seed, 2)
+        for s in rec.state.setup.sides
+    }
+    while not rec.state.over and rec.state.turn <= turns:
+        st = rec.state
+        who = ([d.side for d in st.pending] or awaited_sides(st))[0]
+        order = players[who](st)
+        assert order is not None and isinstance(rec.submit(who, order), Applied), order
+    return rec
+
+
+def test_it_is_deterministic_for_a_seed() -> None:
+    a = _drive("demo-steblev", 3, "soviet", 3)
+    b = _drive("demo-steblev", 3, "soviet", 3)
+    assert a.order_lines() == b.order_lines()
+
+
+def test_the_retreat_it_withdraws_through_the_southern_zones() -> None:
+    """The Retreat rewards saving CELs ("withdraw units through one of the zones on the
+    southern edge"): the German opponent heads south and withdraws units (issue #23: the
+    old one never did in three turns)."""
+    rec = _drive("the-retreat", 1, "german", 3)
+    withdrawn = [e for e in rec.entries if e.side == "german" and isinstance(e.order, o.Withdraw)]
+    assert withdrawn
+    assert all(rec.state.units[u].withdrawn for e in withdrawn for u in e.order.units)
+
+
+def test_kessel_duel_plays_the_opponent_against_the_baseline_on_each_side() -> None:
+    games = duel.duel(("demo-steblev",), (1,))
+    assert [g.new_side for g in games] == list(load_scenario("demo-steblev").sides)
+    figures = duel.report(games)
+    assert figures["games"] == 2 and set(figures["self_inflicted"]) == {"new", "baseline"}
+    assert figures["self_inflicted"]["new"]["attacks"] == 0
+    assert all(g.turns == 3 and g.result in ("win", "draw", "loss") for g in games)
+    assert all("longest turn" in duel.line(g) for g in games)
+
+
+@pytest.mark.slow
+def test_the_duel_set_it_beats_the_baseline_without_self_inflicted_bad_attacks() -> None:
+    """The duel set of docs/performance.md: the three scenarios, two seeds, each side."""
+    games = duel.duel(duel.SCENARIOS, (1, 2))
+    figures = duel.report(games)
+    assert figures["self_inflicted"]["new"]["attacks"] == 0
+    assert figures["wins"] >= figures["games"] // 2
