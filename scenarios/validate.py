@@ -38,6 +38,7 @@ from scenarios.loader import (
     load_scenario,
     unit_id_problems,
 )
+from scenarios.overrides import locate
 from scenarios.schema import CountersheetIn, MapFileIn, ScenarioIn, UnitIn
 from scenarios.tables import PACKAGE_DIR, load_table
 from scenarios.yamlio import path_exists, read_yaml_file
@@ -70,9 +71,9 @@ def resolve(ref: str) -> Path:
     for kind in ("maps", "countersheets"):
         c = PACKAGE_DIR / kind / f"{ref}.yaml"
         if c.is_file():
-            return c
+            return locate(f"{kind}/{ref}.yaml")  # a league's file in its place, if any
     for c in sorted((PACKAGE_DIR / "maps").glob(f"*/{ref}.yaml")):  # a system's maps
-        return c
+        return locate(c.relative_to(PACKAGE_DIR).as_posix())
     raise ScenarioError(ref, "(file)", "no such file, and no shipped scenario, map or countersheet")
 
 

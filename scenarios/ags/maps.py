@@ -60,6 +60,9 @@ def board_from(data: Any, file: str) -> Board:
         raise ScenarioError(file, "game", f"is {m.game!r}; an AGS map says game: ags")
     if m.layout != "even-q":
         raise ScenarioError(file, "layout", "AGS maps are even-q (A00)")
+    for key, (lo, hi) in (("cols", m.cols), ("rows", m.rows)):
+        if not 0 <= lo <= hi <= 99:  # hex ids are CCRR (A00)
+            raise ScenarioError(file, key, f"[{lo}, {hi}] is not a span within 0-99")
     tec = load_tec()
     grid = Grid(layout="even-q", cols=m.cols, rows=m.rows)
     terrain: dict[HexId, str] = {h: m.default for h in grid.all_hexes()}

@@ -33,6 +33,7 @@ from engine.digest import setup_digest
 from scenarios import load_scenario, overrides
 from scenarios.override_check import activate, problems
 from scenarios.provenance import data_note
+from scenarios.validate import validate
 
 MOD = Caller("u-mod", "Org", server_mod=True, guild="g", channel="c")
 ALICE = Caller("u-a", "Alice", guild="g", channel="c")
@@ -161,6 +162,10 @@ def test_validate_accepts_a_good_league_directory(tmp_path: Path) -> None:
     d = every_file(tmp_path)
     assert problems(d) == []
     assert overrides.current() is None  # checking uses nothing
+    with overrides.scoped(d):  # `kessel validate ID` reads the league's file by its id
+        assert validate("ags-korsun").file == str(d / "ags" / "ags-korsun.yaml")
+        assert validate("ags-korsun").ok
+    assert validate("ags-korsun").file.startswith(str(SCENARIOS))
     assert activate(d) == [] and overrides.current() == d.resolve()
     assert load_scenario("ags-korsun").results.supplied_by.keys() == {
         "crt",
@@ -218,6 +223,12 @@ def test_validate_refuses_a_map_that_fails_the_map_checks(tmp_path: Path) -> Non
     river = next(x for x in text.splitlines() if x.strip().startswith('"3308": "dnieper"'))
     p.write_text(text.replace(river + "\n", ""))
     one_problem(d, str(p), "the Dniepr's river hexes are not one chain", "AGS-K 19.25")
+
+
+def test_validate_refuses_a_map_too_large_to_be_one(tmp_path: Path) -> None:
+    d = tmp_path / "league"
+    p = league_file(d, "maps/ags/ags-korsun.yaml", {"cols: [1, 39]": "cols: [1, 100000]"})
+    one_problem(d, f"{p}: cols: [1, 100000] is not a span within 0-99")
 
 
 def test_validate_refuses_malformed_yaml_and_changes_nothing(tmp_path: Path) -> None:
