@@ -398,7 +398,8 @@ def _verify(game: str, db: str) -> int:
     async def check() -> str:
         ref = await Referee.open(db, read_only=True, opponents=None)
         try:
-            return dice_report(await ref.game(game))
+            g = await ref.game(game)
+            return dice_report(g, (await ref.whole_record(g)).events)
         finally:
             await ref.close()
 

@@ -636,7 +636,7 @@ class LocalPlay:
         """Take back the last input; `SIDE: undo` only if that input was the side's."""
         if self.as_side is not None:
             g = await self.ref.game(self._gid)
-            last = g.record.entries[-1] if g.record.entries else None
+            last = await self.ref.last_input(g)  # (before the game's snapshot too)
             if last is not None and last.side != self.as_side:
                 raise Refusal(
                     f"the last input was {last.side}'s ({last.line}), not {self.as_side}'s: "

@@ -1,5 +1,6 @@
 """The bot: a `discord.Client` with the command tree, the persistent buttons and the
-deadline clock (`Referee.tick` every minute)."""
+deadline clock (`Referee.tick` every minute); run as shards, a `discord.AutoShardedClient`
+running this process's shards (`make_bot`, bot/discord/shards.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from discord import app_commands
 from bot import incident
 from bot.discord.context import refuse
 from bot.discord.notify import Notifier
+from bot.discord.shards import Shards
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.service import Referee, Refusal
 
@@ -96,6 +98,11 @@ class KesselBot(discord.Client):
                 log.exception("deadline tick failed")
             await asyncio.sleep(TICK_SECONDS)
 
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process uploads the slash commands (one process does: shard 0's)."""
+        return True
+
     async def close(self) -> None:
         if self._ticker is not None:
             self._ticker.cancel()
@@ -127,3 +134,24 @@ class KesselBot(discord.Client):
             self.tree.copy_global_to(guild=guild)
             done = await self.tree.sync(guild=guild)
         return len(done)
+
+
+class ShardedKesselBot(KesselBot, discord.AutoShardedClient):
+    """The bot running some of its shards in this process (`shards.ids` of `shards.count`);
+    other processes run the others against the same game database. This process does the
+    deadline clock and the opponents' moves after a restart only for the games of its
+    shards (`Referee.owns_guild`), and uploads the commands only if it runs shard 0."""
+
+    def __init__(self, ref: Referee, shards: Shards, **kw: Any) -> None:
+        super().__init__(ref, shard_count=shards.count, shard_ids=list(shards.ids), **kw)
+        self.kessel_shards = shards
+        ref.owns_guild = None if shards.runs_all else shards.owns
+
+    @property
+    def syncs_commands(self) -> bool:
+        return 0 in self.kessel_shards.ids
+
+
+def make_bot(ref: Referee, shards: Shards | None, **kw: Any) -> KesselBot:
+    """The bot for this process: unsharded, or running `shards`."""
+    return KesselBot(ref, **kw) if shards is None else ShardedKesselBot(ref, shards, **kw)

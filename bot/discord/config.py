@@ -3,8 +3,11 @@
     KESSEL_DISCORD_TOKEN   the bot token (required)
     KESSEL_DB              the SQLite file (default kessel.db)
     KESSEL_GUILD           a guild id to sync commands to (development)
+    KESSEL_SHARD_COUNT     how many shards the bot runs as, in all (default: not sharded)
+    KESSEL_SHARD_IDS       the shards this process runs: "0,1", "0-3" (default: all of them)
 
-`kessel.toml` may hold the same under `[discord]`: `token`, `db`, `guild`.
+`kessel.toml` may hold the same under `[discord]`: `token`, `db`, `guild`, `shard_count`,
+`shard_ids` (bot/discord/shards.py, docs/discord.md "Shards").
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.discord.shards import Shards, shards_from
+
 TOKEN_ENV = "KESSEL_DISCORD_TOKEN"
 
 
@@ -22,6 +27,7 @@ class BotConfig:
     token: str
     db: str = "kessel.db"
     guild: str = ""
+    shards: Shards | None = None  # None: one process, not sharded
 
 
 def _dotenv(path: Path) -> dict[str, str]:
@@ -49,7 +55,8 @@ def _toml(path: Path) -> dict[str, str]:
 
 
 def load_config(directory: str | Path = ".", env: dict[str, str] | None = None) -> BotConfig | None:
-    """The settings, environment first, then `kessel.toml`, then `.env`; None without a token."""
+    """The settings, environment first, then `kessel.toml`, then `.env`; None without a
+    token. A shard setting that cannot be used raises ShardError (its message says why)."""
     base = Path(directory)
     merged = (
         _dotenv(base / ".env")
@@ -63,4 +70,7 @@ def load_config(directory: str | Path = ".", env: dict[str, str] | None = None) 
         token=token,
         db=merged.get("KESSEL_DB", "kessel.db") or "kessel.db",
         guild=merged.get("KESSEL_GUILD", ""),
+        shards=shards_from(
+            merged.get("KESSEL_SHARD_COUNT", ""), merged.get("KESSEL_SHARD_IDS", "")
+        ),
     )

@@ -3,9 +3,11 @@
     kessel bot [--db FILE] [--sync global | --sync guild [ID]] [--log-level INFO]
 
 The token comes from KESSEL_DISCORD_TOKEN, `kessel.toml` ([discord] token = ...) or `.env`
-(bot.discord.config). The slash commands are uploaded on the first start and whenever they
-changed (to KESSEL_GUILD if set, else globally), or when asked (`--sync`): guild commands
-update at once (development); global ones may take a while to show.
+(bot.discord.config). KESSEL_SHARD_COUNT and KESSEL_SHARD_IDS run the bot as shards, this
+process running some of them (docs/discord.md, "Shards"). The slash commands are uploaded
+on the first start and whenever they changed (to KESSEL_GUILD if set, else globally), or
+when asked (`--sync`): guild commands update at once (development); global ones may take
+a while to show. Run as shards, only the process running shard 0 uploads them.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ import json
 import logging
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.numbers import is_snowflake
+
+if TYPE_CHECKING:
+    from bot.discord.shards import Shards
 
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
 
@@ -63,25 +68,30 @@ def sync_target(words: list[str] | None, default_guild: str) -> str | None:
     raise SystemExit("kessel bot: --sync global, or --sync guild ID")
 
 
-async def _serve(token: str, db: str, sync: str | None, guild: str) -> None:
-    from bot.discord.client import KesselBot
+async def _serve(
+    token: str, db: str, sync: str | None, guild: str, shards: Shards | None = None
+) -> None:
+    from bot.discord.client import make_bot
     from bot.service import Referee
 
     log = logging.getLogger("kessel.discord")
     ref = await Referee.open(db)
-    bot = KesselBot(ref)
+    bot = make_bot(ref, shards)
     try:
         async with bot:
             await bot.login(token)
             if sync is not None:
                 count = await bot.sync(sync)
                 log.info("commands synced", extra={"where": sync, "count": count})
-            else:  # first start, or the commands changed: upload them once
+            elif bot.syncs_commands:  # first start, or the commands changed: upload them once
                 where = guild or "global"
                 synced = await bot.sync_if_changed(where)
                 if synced is not None:
                     log.info("commands synced", extra={"where": where, "count": synced})
-            log.info("starting", extra={"db": db})
+            ran: dict[str, object] = {"db": db}
+            if shards is not None:
+                ran |= {"shards": list(shards.ids), "shard_count": shards.count}
+            log.info("starting", extra=ran)
             await bot.connect()
     finally:
         await ref.close()
@@ -89,9 +99,14 @@ async def _serve(token: str, db: str, sync: str | None, guild: str) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from bot.discord.config import load_config
+    from bot.discord.shards import ShardError
 
     setup_logging(args.log_level)
-    cfg = load_config()
+    try:
+        cfg = load_config()
+    except ShardError as e:
+        print(f"kessel bot: {e}", file=sys.stderr)
+        return 1
     if cfg is None:
         print(
             'kessel bot: no token. Set KESSEL_DISCORD_TOKEN, or put `token = "..."` under '
@@ -101,7 +116,8 @@ def main(args: argparse.Namespace) -> int:
         return 1
     db = args.db or cfg.db
     try:
-        asyncio.run(_serve(cfg.token, db, sync_target(args.sync, cfg.guild), cfg.guild))
+        target = sync_target(args.sync, cfg.guild)
+        asyncio.run(_serve(cfg.token, db, target, cfg.guild, cfg.shards))
     except KeyboardInterrupt:
         return 0
     return 0

@@ -10,13 +10,16 @@ or a stored snapshot plus the events after it when no undo or rollback came sinc
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.service.tail import TailRecord
 from bot.store import GameRow, LogRecord, SeatRow, Summary
 from engine.core import Event
 from engine.model import Setup
 from engine.notation import parse_order
+from engine.orders import Order
 from engine.record import Entry, GameRecord
 from engine.state import GameState
 from engine.system import RuleSystem
@@ -40,6 +43,9 @@ class LiveGame:
     commitment: str = ""  # the dice seed's published commitment (engine.dice, issue #20)
     seed_by: str = "referee"  # who chose the seed: "referee" | "creator" | "unknown"
     data_digest: str = ""  # the scenario data's digest when created (engine/digest.py)
+    # the built-in opponents playing its sides, kept with the game: dropped with it when
+    # it leaves the cache of games, so they never outnumber the games in memory (#21)
+    opponents: dict[str, Callable[[GameState], Order | None]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -165,24 +171,33 @@ def build_record(
     row: GameRow,
     records: list[LogRecord],
     snapshot: tuple[int, dict[str, Any]] | None,
+    *,
+    replay: bool = True,
 ) -> GameRecord:
-    """The engine's game record from the stored log (and the latest snapshot, when no undo
-    or rollback since makes it stale)."""
+    """The engine's game record from the stored log: with the latest snapshot, when no
+    undo or rollback since makes it stale, the snapshot's state and only the inputs after
+    it (`records` may start there; issue #21: a load costs the same however long the game);
+    else every input of `records` (the whole log), replayed (`replay=False`: the state is
+    left as the game's start, for a caller that needs the inputs only)."""
+    state = _from_snapshot(setup, records, snapshot)
+    if state is not None and snapshot is not None:
+        after = [r for r in records if r.seq > snapshot[0]]
+        return TailRecord.at(setup, row.seed, row.dice, state, snapshot[0], _entries(after))
     rec = GameRecord(setup, row.seed, row.dice)
+    rec.entries = _entries(records)
+    if replay:
+        rec.state = rec.rebuild()
+    return rec
+
+
+def _entries(records: list[LogRecord]) -> list[Entry]:
+    out = []
     for side, line, events in fold(records):
         order = parse_order(line)
         if order is None:  # pragma: no cover - the service stores only orders
             continue
-        rec.entries.append(Entry(side, order, tuple(event_from_json(e) for e in events)))
-    state = _from_snapshot(setup, records, snapshot)
-    if state is None:
-        rec.state = rec.rebuild()
-    else:
-        for e in rec.events:
-            if e.seq > state.seq:
-                rec.system.reduce(state, e)
-        rec.state = state
-    return rec
+        out.append(Entry(side, order, tuple(event_from_json(e) for e in events)))
+    return out
 
 
 def _from_snapshot(

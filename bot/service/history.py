@@ -9,10 +9,10 @@ unit".
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 
 from bot import systems
+from bot.service.tail import Past, newest_first, reaches_start
 from engine.core import Event
 from engine.record import GameRecord
 from engine.state import GameState
@@ -34,15 +34,17 @@ def lines_for(
     return describer.lines(events_for(events, state, viewer), numbered=numbered)
 
 
-def tail_events(record: GameRecord, count: int | None, after: int = 0) -> tuple[list[Event], bool]:
+def tail_events(
+    record: GameRecord, count: int | None, after: int = 0, past: Past | None = None
+) -> tuple[list[Event], bool]:
     """The last `count` events of `record` (None: every one) numbered after `after`, read
     from the end of the record (issue #21: a long game's whole log is not read to show
-    its last lines). Also says whether they are all the events after `after`."""
+    its last lines), then from the older inputs `past` has read from the store. Also says
+    whether they are all the events after `after`: not when the record and `past` end
+    before the log does (a record held from its snapshot on: tail.py)."""
     chunks: list[Sequence[Event]] = []
     n = 0
-    for events in itertools.chain(
-        (e.events for e in reversed(record.entries)), [record.start_events]
-    ):
+    for events in newest_first(record, past):
         if count is not None and n >= count:
             return [e for c in reversed(chunks) for e in c], False
         if events and events[-1].seq <= after:
@@ -50,6 +52,9 @@ def tail_events(record: GameRecord, count: int | None, after: int = 0) -> tuple[
         part = [e for e in events if e.seq > after]
         chunks.append(part)
         n += len(part)
+    else:
+        if not reaches_start(record, past):
+            return [e for c in reversed(chunks) for e in c], False
     return [e for c in reversed(chunks) for e in c], True
 
 
@@ -61,19 +66,23 @@ def last_lines(
     *,
     after: int = 0,
     numbered: bool = False,
-) -> list[str]:
+    past: Past | None = None,
+) -> list[str] | None:
     """The last `limit` lines (None: every line) of the events after event `after`, as
     `lines_for` words the whole log, paged from the end: a growing tail of events until
     it gives more than `limit` lines (the first line of a tail may be a cut run of alike
     events, so it is not shown; what a line says depends on its event, the later events
-    (a reveal) and the state only, so the other lines are those of the whole log)."""
+    (a reveal) and the state only, so the other lines are those of the whole log).
+    None when the events in memory (the record's and those `past` has read) do not reach
+    back far enough: read older ones (`Past.more`) and ask again."""
     count = None if limit is None else 4 * limit + 16
     while True:
-        events, whole = tail_events(record, count, after)
+        events, whole = tail_events(record, count, after, past)
         lines = lines_for(events, state, viewer, numbered=numbered)
-        if whole or limit is None:
+        if whole:
             return lines if limit is None else lines[-limit:]
-        if len(lines) > limit:
+        if limit is not None and len(lines) > limit:
             return lines[-limit:]
-        assert count is not None
+        if count is None or len(events) < count:  # the events in memory are exhausted
+            return None
         count *= 4

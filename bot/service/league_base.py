@@ -142,7 +142,7 @@ class LeagueBase:
         await self.store.set_pairing(season.id, p.key, game=g.id, result=None)
         return g.id, await ref._maybe_start(g, organiser)
 
-    def _result(
+    async def _result(
         self,
         league: LeagueRow,
         season: SeasonRow,
@@ -164,7 +164,7 @@ class LeagueBase:
             vp = g.system.victory_points(g.state) or {}
             if winner is not None and loser is not None:
                 margin = max(0.0, float(vp.get(winner, 0)) - float(vp.get(loser, 0)))
-            started = len({e.side for e in g.record.entries}) >= 2
+            started = len(await self.ref.played_sides(g)) >= 2  # (read back past snapshots)
         return GameResult(
             game=g.id if g is not None else f"{season.id}.{p.key}",
             system=league.system,

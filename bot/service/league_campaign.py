@@ -81,7 +81,7 @@ class CampaignPlay(LeagueBase):
             return [_announce("\n".join(lines), season.channel), *replies]
         score = campaign_score(chain, outcomes)
         lead = score.leader if going_on else winner
-        r = self._result(league, season, p, g, lead, how)
+        r = await self._result(league, season, p, g, lead, how)
         pts = sorted(score.points.values(), reverse=True)
         if going_on and len(pts) == 2:
             r = dataclasses.replace(r, margin=float(pts[0] - pts[1]))

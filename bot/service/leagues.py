@@ -402,7 +402,7 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
         if p is None or season is None or league is None:
             return []
         winner = next(s for s in p.sides if s != side)
-        r = self._result(league, season, p, g, winner, "forfeit")
+        r = await self._result(league, season, p, g, winner, "forfeit")
         said = {"pairing": p.key, "outcome": f"forfeit {side}", "reason": "deadlines missed"}
         audit = (season.id, self.ref.clock(), "deadline", "decision", said)
         await self.store.set_pairing(
@@ -425,7 +425,7 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
         result = g.settings.get("result") or g.state.result or {}
         if season.settings.get("campaign"):
             return await self._campaign_stage_over(league, season, p, g, result.get("winner"), how)
-        r = self._result(league, season, p, g, result.get("winner"), how)
+        r = await self._result(league, season, p, g, result.get("winner"), how)
         await self.store.set_pairing(season.id, p.key, game=g.id, result=_result_json(r))
         return await self._round_complete(league, season)
 
@@ -484,7 +484,7 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
                 await self.ref._end_for_league(
                     g, caller, side, reason or f"league decision: {outcome}"
                 )
-        r = self._result(league, season, p, g, winner, how)
+        r = await self._result(league, season, p, g, winner, how)
         said = {"pairing": p.key, "outcome": outcome, "reason": reason, "was": p.result}
         audit = (season.id, self.ref.clock(), caller.id, "decision", said)
         await self.store.set_pairing(

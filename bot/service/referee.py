@@ -35,6 +35,7 @@ from bot.service.announce import announcements
 from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
 from bot.service.history import last_lines, lines_for
 from bot.service.model import DEFAULT_SETTINGS, Caller, Refusal, Reply
+from bot.service.tail import Kept, Past, TailRecord, complete, newest_first, rebased
 from bot.store import (
     Conflict,
     GameRow,
@@ -56,7 +57,7 @@ from engine.provenance import sentence as provenance_sentence
 from engine.record import Entry, GameRecord
 from engine.state import GameState
 from engine.systems import of as system_of
-from engine.view import MODERATOR, SPECTATOR, View, view
+from engine.view import MODERATOR, SPECTATOR, View, view, visible_events
 from scenarios import ScenarioError, list_scenarios, load_scenario, load_scenario_data
 from scenarios.yamlio import parse_yaml
 
@@ -123,7 +124,6 @@ class Referee:
         self.store = store
         self.clock = clock
         self._opponents = opponents if opponents is not None else _default_opponent_factory()
-        self._ai: dict[tuple[str, str], Opponent] = {}
         self.snapshot_every = snapshot_every
         # the games in memory, least recently used first: at most `cache_size` of them,
         # beyond those whose lock is held (a command in progress is never dropped)
@@ -132,6 +132,10 @@ class Referee:
         # games whose record was found damaged when loaded (lists say so without loading)
         self._damaged: set[str] = set()
         self._loading = asyncio.Lock()
+        # several processes on one database (the Discord bot's shards, issue #21): whether
+        # this one does the work no command asks for (`tick`, `nudge()`) for the games of
+        # a server (by its id; "" for none); None: every game's
+        self.owns_guild: Callable[[str], bool] | None = None
         from bot.service.leagues import LeagueDesk  # it builds on this class
 
         self.leagues = LeagueDesk(self)
@@ -178,9 +182,15 @@ class Referee:
                 )
             setup = self._setup(row)
             try:
-                records = await self.store.log(gid)
+                # the latest snapshot and the records after it: a load costs the same
+                # however long the game (issue #21); the whole log when an undo or a
+                # rollback since makes the snapshot stale (a game from before #21)
                 snap = await self.store.snapshot(gid)
+                records = await self.store.log(gid, after=0 if snap is None else snap[0])
+                if snap is not None and _stale(records, snap[0]):
+                    records = await self.store.log(gid)
                 rec = await asyncio.to_thread(build_record, setup, row, records, snap)
+                first = records[:1] if complete(rec) else await self.store.log(gid, before=2)
             except Exception as e:  # a record that is not what the service wrote
                 self._damaged.add(gid)
                 raise Refusal(
@@ -189,15 +199,17 @@ class Referee:
                 ) from None
             seats = await self.store.seats(gid)
             live = LiveGame(row, setup, rec, seats, row.head)
-            made = next((r.body for r in records if r.kind == "created"), {})
+            made = next((r.body for r in first if r.kind == "created"), {})
             # a game created before issue #20 committed to nothing: its commitment is
             # computed now, and says so (seed_by "unknown")
             live.commitment = str(made.get("commitment") or dice_proof.commitment(row.seed))
             live.seed_by = str(made.get("seed_by") or "unknown")
             live.data_digest = str(made.get("data_digest") or "")
-            if snap is None or _stale(records, snap[0]):
+            if complete(rec):
                 # the next input writes a snapshot (an older game loaded by a full replay)
                 live.inputs_since_snapshot = self.snapshot_every
+            else:
+                live.inputs_since_snapshot = len(rec.entries)
             self._damaged.discard(gid)
             if row.summary is None and self.store.read_only is None:
                 # a game from before issue #21 (or whose creation's summary was not
@@ -275,6 +287,57 @@ class Referee:
     def cached(self) -> list[str]:
         """The ids of the games in memory, least recently used first."""
         return list(self._games)
+
+    # --- the inputs before a game's snapshot (issue #21: bot/service/tail.py) -----------
+    async def whole_record(self, g: LiveGame, *, replay: bool = False) -> GameRecord:
+        """`g`'s record with every input since its start, read from the store when the
+        game is held from its snapshot on. Its state is the game's current one, or, with
+        `replay`, rebuilt from the start."""
+        if complete(g.record):
+            return g.record
+        records = await self.store.log(g.id)
+        rec = await asyncio.to_thread(build_record, g.setup, g.row, records, None, replay=replay)
+        if not replay:
+            rec.state = g.state
+        return rec
+
+    def _past(self, g: LiveGame) -> Past | None:
+        """A reader of the inputs before `g`'s snapshot (None: all are in memory)."""
+        rec = g.record
+        return Past(self.store, g.id, rec) if isinstance(rec, TailRecord) else None
+
+    async def last_input(self, g: LiveGame) -> Entry | Kept | None:
+        """The last input the game keeps (its side and line), None before the first."""
+        if g.record.entries or complete(g.record):
+            return g.record.entries[-1] if g.record.entries else None
+        past = self._past(g)
+        assert past is not None
+        await past.more(1)
+        return past.inputs[0] if past.inputs else None
+
+    async def played_sides(self, g: LiveGame, enough: int = 2) -> set[str]:
+        """The sides that have given an input, read back until `enough` are found."""
+        sides = {e.side for e in g.record.entries if e.side}
+        past = self._past(g)
+        while past is not None and len(sides) < enough and not past.complete:
+            await past.more(2 * len(past.inputs) + 16)
+            sides |= {k.side for k in past.inputs if k.side}
+        return sides
+
+    async def _recent_events(self, g: LiveGame) -> list[Event]:
+        """The game's events back to the start of its current turn at least (what the
+        map's recent moves need: render.snapshot.last_phase_events), read from the store
+        as far back as the record in memory does not reach."""
+        turn = g.state.turn
+        past = self._past(g)
+        while True:
+            chunks = list(newest_first(g.record, past))
+            if past is None or past.complete:
+                break
+            if any(_turn_started(e, turn) for c in chunks for e in c):
+                break
+            await past.more(2 * len(past.inputs) + 16)
+        return [e for c in reversed(chunks) for e in c]
 
     # --- games and seats -------------------------------------------------------------
     async def new_game(
@@ -695,10 +758,23 @@ class Referee:
         g = await self.reach(caller, game_id)
         viewer = roles.viewer_of(g, caller)
         after = await self.store.last_seen(g.id, caller.id) if since_last else 0
-        # paged from the end of the record: only the events the last lines need (#21)
-        lines = last_lines(
-            g.record, g.state, viewer, None if since_last else limit, after=after, numbered=True
-        )
+        # paged from the end of the record: only the events the last lines need, read
+        # back from the store past the game's snapshot as far as they are needed (#21)
+        past = self._past(g)
+        while True:
+            lines = last_lines(
+                g.record,
+                g.state,
+                viewer,
+                None if since_last else limit,
+                after=after,
+                numbered=True,
+                past=past,
+            )
+            if lines is not None:
+                break
+            assert past is not None
+            await past.more(2 * len(past.inputs) + limit + 16)
         head = "Since your last turn:" if since_last else f"Game {g.id}, recent log:"
         head += " (#N: event numbers; `mod rollback N` keeps the game up to event N)"
         text = "\n".join([head, *lines]) if lines else f"{head} nothing new."
@@ -821,7 +897,7 @@ class Referee:
         from render import Around, RenderError, snapshot, to_png
 
         state = g.state
-        events = _visible(g, viewer) if recent else None
+        events = visible_events(await self._recent_events(g), viewer, state) if recent else None
         crop = Around(around, radius) if around else None
 
         def draw() -> bytes:
@@ -849,7 +925,8 @@ class Referee:
                 f"game {g.id} is not over: its dice seed is revealed, and can be checked, "
                 "when it ends"
             )
-        return [Reply("caller", dice_report(g), game=g.id, private=True, kind="result")]
+        events = (await self.whole_record(g)).events
+        return [Reply("caller", dice_report(g, events), game=g.id, private=True, kind="result")]
 
     async def export(self, caller: Caller, game_id: str) -> str:
         """A game record `kessel run` replays exactly. It holds every hidden move and
@@ -866,12 +943,13 @@ class Referee:
                 "may export it now, everyone once the game is over"
             )
         scenario: Any = g.row.scenario_data if g.row.scenario_data is not None else g.row.scenario
+        rec = await self.whole_record(g)  # every input, older ones read from the store
         data = {
             "kessel": "game-export",
             "scenario": scenario,
-            "seed": g.record.seed,
-            "dice": list(g.record.dice),
-            "orders": "".join(line + "\n" for line in g.record.order_lines()),
+            "seed": rec.seed,
+            "dice": list(rec.dice),
+            "orders": "".join(line + "\n" for line in rec.order_lines()),
         }
         return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
@@ -997,15 +1075,20 @@ class Referee:
             sides = g.sides_of(caller.id)
             if not sides:
                 raise self._not_a_player(g, caller)
-            if not g.record.entries:
+            rec = g.record
+            if not rec.entries and not complete(rec):
+                # the input to take back is before the game's snapshot: every input,
+                # read from the store (the state before it is rebuilt from the start)
+                rec = await self.whole_record(g)
+            if not rec.entries:
                 raise Refusal("there is nothing to undo")
-            last = g.record.entries[-1]
+            last = rec.entries[-1]
             if last.side not in sides:
                 raise Refusal(
                     "you may undo only your own last input, and only if nothing came after it"
                 )
-            trial = _copy_record(g)
-            r = trial.undo(last.side or "")
+            trial = rec.copy()
+            r = await asyncio.to_thread(trial.undo, last.side or "")
             if isinstance(r, Rejection):
                 raise Refusal(str(r))
             await self._write(
@@ -1014,7 +1097,7 @@ class Referee:
                 state=trial.state,
                 snapshot_now=True,
             )
-            g.record = trial
+            g.record = rebased(trial, g.head)  # the state is the snapshot just written
             return [Reply("caller", f"Undone: {last.line}", game=g.id, private=True)]
 
     # --- moderation ------------------------------------------------------------------
@@ -1109,15 +1192,16 @@ class Referee:
             to = numbers.whole(words[0], "the event number", 0)
         except numbers.NumberError as why:
             raise Refusal(f"{why}; {usage}") from None
+        whole = await self.whole_record(g)  # the inputs before the snapshot too
         keep = 0
-        for i, e in enumerate(g.record.entries):
+        for i, e in enumerate(whole.entries):
             if e.events and e.events[-1].seq > to:
                 break
             keep = i + 1
-        dropped = len(g.record.entries) - keep
+        dropped = len(whole.entries) - keep
         if dropped == 0:
             raise Refusal(f"nothing to roll back: event {to} is at or after the last input")
-        trial = _copy_record(g)
+        trial = whole.copy()
         del trial.entries[keep:]
         trial.state = await asyncio.to_thread(trial.rebuild)
         # a finished game rolled back before its end runs again, and its result goes
@@ -1140,7 +1224,7 @@ class Referee:
             snapshot_now=True,
             **({"status": "active", "settings": settings} if reopen else {}),
         )
-        g.record = trial
+        g.record = rebased(trial, g.head)  # the state is the snapshot just written
         if reopen:
             g.row = replace(g.row, status="active", settings=settings)
             await self.leagues.reopened(g, caller)
@@ -1435,6 +1519,8 @@ class Referee:
         out: list[Reply] = []
         # only the deadlines that need the referee now: a reminder or the end is due
         for gid, step, due, reminded in await self.store.deadlines(wake_by=now):
+            if not await self._owned(gid):  # another process's (shard's) game
+                continue
             try:
                 g = await self.game(gid)
             except Refusal:
@@ -1472,6 +1558,14 @@ class Referee:
                             )
                         )
         return out
+
+    async def _owned(self, game_id: str) -> bool:
+        """Whether this process does `game_id`'s clock work (`owns_guild`)."""
+        if self.owns_guild is None:
+            return True
+        live = self._games.get(game_id)
+        row = live.row if live is not None else await self.store.game(game_id)
+        return row is not None and self.owns_guild(row.guild)
 
     async def _expire(self, g: LiveGame) -> list[Reply]:
         policy = g.settings.get("policy", "pause")
@@ -1554,6 +1648,8 @@ class Referee:
             rows = await self.store.games(statuses=("active",))
             seats = await self.store.seats_of([r.id for r in rows])
             for row in rows:
+                if self.owns_guild is not None and not self.owns_guild(row.guild):
+                    continue  # another process's (shard's) game
                 # from the summaries: only a game that awaits its opponent alone is loaded
                 bots = {s.side for s in seats.get(row.id, []) if s.user_id.startswith(AI_PREFIX)}
                 if not bots:
@@ -1720,7 +1816,9 @@ class Referee:
         except BaseException:
             g.inputs_since_snapshot -= len(records)
             raise
-        g.record = new  # only once it is on disk
+        # only once it is on disk; from a snapshot on, the inputs before it are left to
+        # the store (issue #21: memory and the next load do not grow with the game)
+        g.record = new if snap is None else rebased(new, g.head)
         if snap is not None:
             g.inputs_since_snapshot = 0
         if over:
@@ -1743,10 +1841,10 @@ class Referee:
             side = next((s for s in awaited if s in ai), None)
             if side is None:
                 break
-            player = self._ai.get((g.id, side))
-            if player is None:
+            player = g.opponents.get(side)
+            if player is None:  # kept with the game: dropped with it from the cache
                 player = self._opponents(side, g.row.seed)
-                self._ai[(g.id, side)] = player
+                g.opponents[side] = player
             order = await asyncio.to_thread(player, trial.state)
             result: Applied | Rejection | None = None
             if order is not None:
@@ -2086,15 +2184,15 @@ def _apply_all(state: GameState, given: list[tuple[str, Order]]) -> tuple[list[E
     return out, state
 
 
-def _visible(g: LiveGame, viewer: str) -> list[Event]:
-    from engine.view import visible_events
+def _turn_started(e: Event, turn: int) -> bool:
+    """A phase of another turn than `turn` starts: no earlier event is of `turn`."""
+    return e.kind == "phase_started" and e.data.get("turn") != turn
 
-    return visible_events(g.record.events, viewer, g.state)
 
-
-def dice_report(g: LiveGame) -> str:
-    """Sentences on a game's dice: the commitment and every roll checked (engine.dice)."""
-    found = dice_proof.audit(g.record.seed, g.record.dice, g.record.events)
+def dice_report(g: LiveGame, events: Sequence[Event]) -> str:
+    """Sentences on a game's dice: the commitment and every roll checked (engine.dice);
+    `events`: all of the game's (`Referee.whole_record`)."""
+    found = dice_proof.audit(g.record.seed, g.record.dice, events)
     committed = dice_proof.commitment(g.record.seed)
     lines = [f"Game {g.id}: dice seed {g.record.seed}, published commitment {g.commitment}."]
     if committed == g.commitment:
