@@ -1,0 +1,505 @@
+"""One message from arrival to answer, exactly once.
+
+handle(raw): read it (parse.py); automatic mail (auto-replies, bounces, loops) is dropped
+unanswered; a Message-ID already handled is dropped (the ledger in the store); a From the
+receiving provider calls forged is dropped unanswered (answering it would mail the person
+whose address was forged). Then who is speaking (identity.py), the plan of its lines
+(commands.py), the service calls -- the orders with the Message-ID as the service's
+idempotency key, so a message handled again after a crash is applied once -- and the
+letters (deliver.py) mailed (outbound.py). Mail that cannot be sent waits in the outbox
+(kept in the store) and is retried at every tick.
+"""
+
+from __future__ import annotations
+
+import base64
+import email
+import email.policy
+import hashlib
+import logging
+import re
+import secrets
+import time
+from dataclasses import dataclass, field, replace
+from email.message import EmailMessage
+from typing import Any
+
+from bot import incident
+from bot.mail import identity
+from bot.mail.commands import HELP, Plan, PlanError, Step, map_args, plan
+from bot.mail.config import MailConfig
+from bot.mail.deliver import Letter, letters, mail_caller
+from bot.mail.outbound import Outgoing, Sender, compose
+from bot.mail.parse import Inbound, MailError, read_message
+from bot.service import Caller, Referee, Refusal, Reply
+from bot.terminal import plain
+from engine.notation import USAGE
+from engine.numbers import NumberError, shown, whole
+
+log = logging.getLogger("kessel.mail")
+GUILD = "mail"  # the service's "server" of games made by mail (one channel, "mail")
+_STAMP = re.compile(r"<t:(\d{1,12}):[a-zA-Z]>")
+
+
+def utc(ts: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ts))
+
+
+def readable(text: str) -> str:
+    """A service text (written for Discord) for a mail: no markdown, UTC times."""
+    return plain(_STAMP.sub(lambda m: utc(float(m[1])), text))
+
+
+@dataclass
+class Outcome:
+    """What became of a message (the log line; the tests read it)."""
+
+    what: str  # answered | duplicate | ignored | unreadable
+    why: str = ""
+    sent: list[EmailMessage] = field(default_factory=list)
+
+
+class Desk:
+    def __init__(self, ref: Referee, cfg: MailConfig, sender: Sender) -> None:
+        self.ref = ref
+        self.cfg = cfg
+        self.sender = sender
+        self._secret = cfg.secret
+
+    # --- state kept in the store ------------------------------------------------------
+    async def secret(self) -> str:
+        """The key of seat tokens: the configured one, else one made once and kept."""
+        if not self._secret:
+            found = await self.ref.store.server_setting(GUILD, "secret")
+            if not isinstance(found, str) or len(found) < 32:
+                found = secrets.token_hex(32)
+                await self.ref.store.set_server_setting(GUILD, "secret", found)
+            self._secret = found
+        return self._secret
+
+    @staticmethod
+    def _ledger_key(mid: str) -> str:
+        return "seen:" + hashlib.sha256(mid.encode()).hexdigest()[:40]
+
+    async def handled(self, mid: str) -> bool:
+        return await self.ref.store.server_setting(GUILD, self._ledger_key(mid)) is not None
+
+    async def _mark(self, mid: str, what: str) -> None:
+        await self.ref.store.set_server_setting(
+            GUILD, self._ledger_key(mid), {"at": self.ref.clock(), "what": what}
+        )
+
+    # --- one message ------------------------------------------------------------------
+    async def handle(
+        self, raw: bytes, envelope_to: tuple[str, ...] = (), *, oversize: bool = False
+    ) -> Outcome:
+        """Handle one raw message (`oversize`: only its first part or its headers were
+        read, it is too large); never raises for what a message holds."""
+        if oversize:
+            return await self._unreadable(raw, _too_large(self.cfg.max_message_bytes))
+        try:
+            msg = read_message(raw, envelope_to, self.cfg.max_message_bytes)
+        except MailError as e:
+            return await self._unreadable(raw, str(e))
+        if msg.automatic:
+            log.info("ignored", extra={"mid": msg.message_id, "why": msg.automatic})
+            return Outcome("ignored", msg.automatic)
+        if await self.handled(msg.message_id):
+            log.info("duplicate", extra={"mid": msg.message_id})
+            return Outcome("duplicate", "this Message-ID was handled already")
+        verdict = identity.auth_verdict(msg.auth_results, self.cfg.trusted_authserv, msg.sender)
+        if verdict == "fail":
+            await self._mark(msg.message_id, "forged")
+            log.warning("forged From", extra={"mid": msg.message_id, "from": msg.sender})
+            return Outcome("ignored", "the receiving server says the From: is forged")
+        try:
+            replies = await self._run(msg)
+        except Exception as e:  # the error boundary of one message: a sentence
+            iid = incident.record(e, "a mail message")
+            replies = [Reply("caller", incident.sentence(iid), kind="error")]
+        sent = await self.deliver(replies, msg)
+        await self._mark(msg.message_id, "answered")
+        return Outcome("answered", sent=sent)
+
+    async def _unreadable(self, raw: bytes, why: str) -> Outcome:
+        """A message that cannot be read: its sender is told why, when it has a sender
+        who is a person (its headers are read alone)."""
+        try:
+            head = email.message_from_bytes(raw[:65536].split(b"\r\n\r\n")[0].split(b"\n\n")[0])
+            msg = read_message(head.as_bytes()[:65536], limit=1 << 20)
+        except Exception:
+            return Outcome("unreadable", why)
+        if msg.automatic or not msg.sender or await self.handled(msg.message_id):
+            return Outcome("unreadable", why)
+        sent = await self.deliver([Reply("caller", f"Not read: {why}.", kind="error")], msg)
+        await self._mark(msg.message_id, "unreadable")
+        return Outcome("unreadable", why, sent)
+
+    async def _run(self, msg: Inbound) -> list[Reply]:
+        if not msg.sender:
+            return []
+        try:
+            p = plan(msg.lines)
+        except PlanError as e:
+            return [_error(f"Nothing was applied: {e}")]
+        if not p.steps:
+            return [_error("There were no commands or orders in your message (`help` lists them).")]
+        caller = mail_caller(msg.sender, msg.sender_name)
+        try:
+            gid = await self._game_of(msg, p, caller)
+        except Refusal as e:
+            return [_error(f"Nothing was applied: {e}")]
+        if p.acts_for_a_seat and gid is not None:
+            refused = await self._unproven(msg, p, gid)
+            if refused:
+                return [_error(refused)]
+        out: list[Reply] = []
+        for step in p.steps:
+            try:
+                out += await self._step(step, p, msg, caller, gid)
+            except Refusal as e:
+                out.append(_error(_refusal_text(step, e), gid))
+                if step.verb in ("orders-block", "new", "join"):
+                    break  # what follows was written on the assumption it worked
+            except PlanError as e:
+                out.append(_error(f"line {step.line}: {e}", gid))
+        return out
+
+    async def _game_of(self, msg: Inbound, p: Plan, caller: Caller) -> str | None:
+        """The game the message is about: its seat address's, its `game` line's, its
+        subject's, else the sender's only running game."""
+        tagged = {t.game for t in identity.tags(self.cfg.address, msg.recipients)}
+        if len(tagged) > 1:
+            raise Refusal("the message went to seat addresses of several games; write to one")
+        tag = next(iter(tagged), None)
+        if p.game and tag and p.game != tag:
+            raise Refusal(f"this seat address is for game {tag}, not {p.game}")
+        if p.game or tag:
+            return p.game or tag
+        found = re.search(r"\bkessel ([a-z0-9]{4})\b", msg.subject.lower())
+        if found:
+            return found[1]
+        mine = [x for x in await self.ref.games(caller, mine=True)]
+        if len(mine) == 1:
+            return str(mine[0]["id"])
+        return None
+
+    async def _unproven(self, msg: Inbound, p: Plan, gid: str) -> str:
+        """Why the message may not act for its sender's seat in `gid` ("" when it may):
+        it must come through the seat's own address, or carry the seat's passphrase."""
+        try:
+            g = await self.ref.game(gid)
+        except Refusal:
+            return ""  # the service says there is no such game
+        user = identity.user_id(msg.sender)
+        seats = g.sides_of(user) or ([identity.MOD_SEAT] if g.is_moderator(user) else [])
+        if not seats:
+            return ""  # not a player: the service refuses in its own words
+        key = await self.secret()
+        for t in identity.tags(self.cfg.address, msg.recipients):
+            mine = t.game == gid and t.seat in seats
+            if mine and identity.same(t.token, identity.token(key, gid, t.seat, msg.sender)):
+                return ""
+        if p.passphrase:
+            for seat in seats:
+                if identity.same(p.passphrase, identity.passphrase(key, gid, seat, msg.sender)):
+                    return ""
+        log.warning("unproven seat", extra={"mid": msg.message_id, "from": msg.sender, "game": gid})
+        return (
+            f"Not applied: orders for game {gid} are taken only from your seat address "
+            "(reply to a mail of the game: its Reply-To is your seat address) or with your "
+            "seat's passphrase (`passphrase ...`). A From: line alone can be forged. "
+            "Nothing was changed."
+        )
+
+    async def _step(
+        self, step: Step, p: Plan, msg: Inbound, caller: Caller, gid: str | None
+    ) -> list[Reply]:
+        v, args = step.verb, step.args
+        ref = self.ref
+        if v == "help":
+            if args and args[0].lower() in USAGE:
+                return [Reply("caller", f"{args[0].lower()}: {USAGE[args[0].lower()]}", game=gid)]
+            return [Reply("caller", HELP, game=None)]
+        if v == "orders":
+            return [Reply("caller", "\n".join(USAGE.values()), game=gid)]
+        if v == "games":
+            found = await ref.games(caller, mine=True)
+            lines = [
+                f"{x['id']}: {x['name']}, {x['where']} (you: {', '.join(x['mine']) or 'watch'})"
+                for x in found
+            ]
+            return [Reply("caller", "Your games:\n" + ("\n".join(lines) or "none yet"))]
+        if v == "new":
+            return await self._new(args, caller)
+        if v in ("join", "watch"):
+            if v == "watch":
+                args = [*args[:1], "spectator"]
+            if len(args) != 2:
+                raise PlanError("join GAME SIDE, or join GAME spectator")
+            out = await ref.join(caller, args[0].lower(), args[1].lower())
+            return [_welcome(r) for r in out]
+        if gid is None:
+            raise Refusal(
+                "which game? Reply to a mail of the game, or write a line `game GAME` "
+                "(`games` lists yours)"
+            )
+        if v == "orders-block":
+            return await ref.orders(
+                caller, gid, p.block, key="mail:" + msg.message_id, expect=p.expect
+            )
+        if v == "status":
+            return await ref.status(caller, gid)
+        if v == "decision":
+            return await ref.decision(caller, gid)
+        if v == "log":
+            new = bool(args) and args[0].lower() in ("new", "since")
+            limit = 40
+            if args and not new:
+                try:
+                    limit = whole(args[0], "the number of log lines", 1, 1000)
+                except NumberError as e:
+                    raise PlanError(str(e)) from None
+            return await ref.history(caller, gid, since_last=new, limit=limit)
+        if v == "map":
+            around, radius = map_args(args)
+            g = await ref.reach(caller, gid)
+            where = f"around {around}" if around else "where your counters are"
+            return [
+                Reply(
+                    "caller",
+                    f"The map of game {g.id} as you see it ({where}) is attached.",
+                    game=g.id,
+                    map_viewer="own",
+                    data={"map_around": around, "map_radius": radius} if around else {},
+                )
+            ]
+        if v == "undo":
+            return await ref.undo(caller, gid)
+        if v == "resign":
+            return await ref.resign(caller, gid)
+        if v == "leave":
+            return await ref.leave(caller, gid)
+        if v == "mod":
+            return await ref.mod(caller, gid, " ".join(args), key="mail:" + msg.message_id)
+        raise PlanError(f"'{shown(v, 20)}' is not a command (`help` lists them)")
+
+    async def _new(self, args: list[str], caller: Caller) -> list[Reply]:
+        scenario, rest = args[0], [a.lower() for a in args[1:]]
+        seed: int | None = None
+        side: str | None = None
+        while rest:
+            word = rest.pop(0)
+            if word == "seed" and rest:
+                try:
+                    seed = whole(rest.pop(0), "the seed", 0, 2**63 - 1)
+                except NumberError as e:
+                    raise PlanError(str(e)) from None
+            elif side is None:
+                side = word
+            else:
+                raise PlanError("game new SCENARIO [SIDE] [seed N]")
+        out = await self.ref.new_game(caller, scenario, seed=seed, side=side)
+        return [_welcome(r) for r in out]
+
+    # --- the clock --------------------------------------------------------------------
+    async def tick(self) -> list[EmailMessage]:
+        """Reminders and expired deadlines (the service's tick), then the outbox."""
+        try:
+            replies = await self.ref.tick()
+        except Refusal as e:
+            log.warning("tick refused", extra={"error": str(e)})
+            replies = []
+        sent = await self.deliver(replies, None)
+        await self.flush()
+        return sent
+
+    # --- sending ----------------------------------------------------------------------
+    async def deliver(self, replies: list[Reply], msg: Inbound | None) -> list[EmailMessage]:
+        sender = msg.sender if msg is not None else None
+        mails: list[EmailMessage] = []
+        for letter in await letters(self.ref, replies, sender):
+            try:
+                mails.append(compose(await self._outgoing(letter, msg), self.cfg))
+            except Exception as e:  # one letter that cannot be written does not stop the rest
+                incident.record(e, "composing a mail")
+        sent = list(mails)
+        await self._send(mails)
+        return sent
+
+    async def _send(self, mails: list[EmailMessage]) -> None:
+        pending = list(mails)
+        try:
+            await self.sender.send(pending)
+        except Exception as e:  # the server is down or refuses: kept for the next tick
+            log.warning("sending failed; kept in the outbox", extra={"error": str(e)})
+            await self._keep(pending)
+        for m in mails:
+            if m not in pending and m["X-Kessel-Game"] and m["To"]:
+                await self.ref.store.set_server_setting(
+                    GUILD, f"thread:{m['X-Kessel-Game']}:{m['To']}", m["Message-ID"]
+                )
+
+    async def _keep(self, mails: list[EmailMessage]) -> None:
+        box = await self.ref.store.server_setting(GUILD, "outbox", [])
+        box = list(box) if isinstance(box, list) else []
+        box += [base64.b64encode(m.as_bytes()).decode() for m in mails]
+        await self.ref.store.set_server_setting(GUILD, "outbox", box[-500:])
+
+    async def flush(self) -> None:
+        """Send what waits in the outbox."""
+        box = await self.ref.store.server_setting(GUILD, "outbox", [])
+        if not box:
+            return
+        mails = [
+            email.message_from_bytes(
+                base64.b64decode(x), _class=EmailMessage, policy=email.policy.SMTP
+            )
+            for x in box
+        ]
+        await self.ref.store.set_server_setting(GUILD, "outbox", [])
+        await self._send([m for m in mails if isinstance(m, EmailMessage)])
+
+    async def _outgoing(self, letter: Letter, msg: Inbound | None) -> Outgoing:
+        texts = [readable(t) for t in letter.texts]
+        reader = mail_caller(letter.to)
+        subject = "Kessel"
+        footer: list[str] = []
+        reply_to = self.cfg.address
+        png = None
+        refs: tuple[str, ...] = ()
+        in_reply_to = None
+        if letter.game:
+            g = await self.ref.game(letter.game)
+            reader = replace(reader, guild=g.row.guild, channel=g.row.channel)
+            subject = await self._subject(letter.game)
+            seat = _seat_of(g, reader.id)
+            if seat == identity.WATCH_SEAT:
+                footer.append(f"Game {g.id}: you watch it.")
+            elif seat is not None:
+                key = await self.secret()
+                tok = identity.token(key, g.id, seat, letter.to)
+                reply_to = identity.seat_address(self.cfg.address, g.id, seat, tok)
+                footer.append(
+                    f"Game {g.id}: {_seat_words(seat)}. Your seat address is {reply_to}: "
+                    "reply to this mail (its Reply-To) to answer."
+                )
+                if letter.welcome:
+                    footer.append(
+                        "If your mail program cannot write to that address, write to "
+                        f"{self.cfg.address} with the lines `game {g.id}` and `passphrase "
+                        f"{identity.passphrase(key, g.id, seat, letter.to)}`. Keep both secret: "
+                        "they prove it is you."
+                    )
+            if g.status == "active":
+                footer.append(
+                    f"Position: event {g.last_event}. A line `expect {g.last_event}` refuses "
+                    "your orders if the game moved on before they arrive."
+                )
+            if letter.catch_up and seat not in (None, identity.MOD_SEAT, identity.WATCH_SEAT):
+                texts += await self._catch_up(reader, g.id, texts)
+            if letter.map:
+                png = await self._map(reader, letter)
+            last = await self.ref.store.server_setting(GUILD, f"thread:{g.id}:{letter.to}")
+            if isinstance(last, str):
+                in_reply_to, refs = last, (last,)
+        if letter.answer and msg is not None:
+            in_reply_to = msg.message_id
+            refs = (*msg.references, msg.message_id)
+        footer.append("Commands: `help`.")
+        body = (
+            "\n\n".join(t for t in texts if t.strip())
+            + "\n\n-- \n"
+            + "\n".join(readable(x) for x in footer)
+            + "\n"
+        )
+        return Outgoing(
+            to=letter.to,
+            subject=subject,
+            text=body,
+            reply_to=reply_to,
+            in_reply_to=in_reply_to,
+            references=refs,
+            png=png,
+            png_name=f"kessel-{letter.game}.png",
+            answer=letter.answer,
+            game=letter.game,
+        )
+
+    async def _subject(self, gid: str) -> str:
+        """The game, its turn and phase, and the deadline in UTC."""
+        g = await self.ref.game(gid)
+        if g.status == "over" or g.state.over:
+            return f"Kessel {g.id} · {g.row.name} · game over"
+        if g.status == "open":
+            return f"Kessel {g.id} · {g.row.name} · waiting for players"
+        due = await self.ref.store.deadline(g.id)
+        when = f"deadline {utc(due[1])}" if due and g.status == "active" else "no deadline"
+        paused = " · paused" if g.status == "paused" else ""
+        return f"Kessel {g.id} · turn {g.state.turn} · {g.where()}{paused} · {when}"
+
+    async def _catch_up(self, reader: Caller, gid: str, texts: list[str]) -> list[str]:
+        try:
+            out = await self.ref.history(reader, gid, since_last=True, limit=200)
+        except Refusal:
+            return []
+        lines = [readable(r.text) for r in out if "nothing new" not in r.text]
+        return [x for x in lines if x not in texts]
+
+    async def _map(self, reader: Caller, letter: Letter) -> bytes | None:
+        try:
+            return await self.ref.map_png(
+                reader,
+                letter.game or "",
+                around=letter.map_around,
+                radius=letter.map_radius,
+                whole=letter.map_whole,
+            )
+        except Refusal as e:
+            log.warning("no map", extra={"game": letter.game, "error": str(e)})
+            return None
+
+
+def _seat_of(g: Any, user: str) -> str | None:
+    sides = g.sides_of(user)
+    if sides:
+        return str(sides[0])
+    if g.is_moderator(user):
+        return identity.MOD_SEAT
+    if g.is_spectator(user):
+        return identity.WATCH_SEAT
+    return None
+
+
+def _seat_words(seat: str) -> str:
+    if seat == identity.MOD_SEAT:
+        return "you moderate it"
+    if seat == identity.WATCH_SEAT:
+        return "you watch it"
+    return f"you play {seat}"
+
+
+def _welcome(r: Reply) -> Reply:
+    return replace(r, data=r.data | {"welcome": True}) if r.to == "caller" else r
+
+
+def _too_large(limit: int) -> str:
+    return (
+        f"the message is too large (at most {limit // 1024:,} KiB): send the orders as "
+        "plain text, without attachments"
+    )
+
+
+def _error(text: str, game: str | None = None) -> Reply:
+    return Reply("caller", text, game=game, kind="error")
+
+
+def _refusal_text(step: Step, e: Refusal) -> str:
+    text = str(e)
+    if e.rule and e.rule not in text:
+        text += f" ({e.rule})"
+    if step.verb == "orders-block":
+        if "applied" not in text.lower():
+            text += " Nothing of this block was applied."
+        return f"Not applied: {text}"
+    return f"{step.verb}: {text}"
