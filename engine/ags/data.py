@@ -92,5 +92,6 @@ def used_in_combat(
             if sides and all(f is not None for f in sides):
                 out.append(f"the river hexsides of {h} ({board.provenance} map)")
     if sc.crt.provenance != "printed":
-        out.append(f"the CRT ({sc.crt.provenance})")
+        who = sc.supplied_by.get("crt")
+        out.append(f"the CRT ({sc.crt.provenance}{f' by {who}' if who else ''})")
     return out

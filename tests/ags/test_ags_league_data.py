@@ -70,11 +70,11 @@ def test_a_league_crt_changes_the_result_of_a_combat_with_the_same_die(tmp_path:
     # the same odds and die, the league's cell: both defenders eliminated (AGS 9.65)
     assert (league["column"], league["die"], league["result"]) == ("1-1", 1, "-/E")
     assert league["crt"] == "league-supplied"
-    assert "the CRT (league-supplied)" in league["data"]  # type: ignore[operator]
+    assert f"the CRT (league-supplied by {WHO})" in league["data"]  # type: ignore[operator]
     words = bot_systems.get("ags").describer
     assert words is not None
     text = words.event(next(e for e in r.events if e.kind == "combat_resolved"))
-    assert "Not printed in the rules" in text and "the CRT (league-supplied)" in text
+    assert "Not printed in the rules" in text and f"the CRT (league-supplied by {WHO})" in text
 
 
 def test_the_parts_a_league_supplies_are_said_with_who_supplied_them(tmp_path: Path) -> None:
