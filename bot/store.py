@@ -765,9 +765,7 @@ class Store(LeagueTables):
                 await db.execute(sql, args)
         return head
 
-    async def log(
-        self, game_id: str, after: int = 0, before: int | None = None
-    ) -> list[LogRecord]:
+    async def log(self, game_id: str, after: int = 0, before: int | None = None) -> list[LogRecord]:
         """The game's log records numbered after `after` (and before `before`), in order."""
         upto = "" if before is None else " AND seq < ?"
         rows = await self._all(
