@@ -198,6 +198,19 @@ def air_supply(ctx: Ctx, order: o.Air) -> None:
     )
 
 
+def soviet_entered_marked_towns(ctx: Ctx) -> None:
+    """25.24: a Soviet unit moved into a town with an Air marker removes the marker (by any
+    move, entry, advance or retreat, K175); the units it supplied stay in supply (25.23:
+    `air_supplied` is kept per unit)."""
+    state = ctx.state
+    marked = game.ext(state, "air_markers", [])
+    if not marked:
+        return
+    soviet = game.hexes_of(state, "soviet")
+    for h in [h for h in marked if h in soviet]:
+        ctx.emit("air_marker_removed", side="german", hex=h, rule="AGS-K 25.24")
+
+
 def start_of_german_player_turn(ctx: Ctx) -> None:
     """25.35: a Heavy Equipment marker on top comes off when the unit is in supply by a
     line (not by air) at the start of a German player-turn."""

@@ -54,6 +54,12 @@ def check_attack(
             raise Rejected(f"there is no enemy unit in {h}", "AGS 9.11")
         if h in game.ext(state, "defended", []):
             raise Rejected(f"{h} has already been attacked this phase", "AGS 9.14")
+        if all(x.fought for x in here):  # defenders of an earlier attack that retreated
+            raise Rejected(
+                f"every unit in {h} has already been attacked this phase (a hex they retreated "
+                "into may be attacked only with other units in it, 9.76)",
+                "AGS 9.14, 9.76",
+            )
         if any(x.id in game.ext(state, "advanced_defenders", []) for x in here):
             raise Rejected(
                 f"units in {h} advanced after defending this phase and may not be attacked",

@@ -232,6 +232,13 @@ def charged_hq(state: GameState, attackers: list[UnitState], named: tuple[str, .
             raise Rejected(f"{hq} is not a Soviet HQ on the map", "AGS 11.37")
         if hq not in game.ext(state, "active_hqs", []):
             raise Rejected(f"{hq} is inactive", "AGS-K 23.13")
+        if hq in game.ext(state, "disrupted", []):
+            raise Rejected(
+                f"{hq} is disrupted: it coordinates no attack or overrun until its "
+                "Disruption Removal Phase",
+                "AGS 6.32, 6.33",
+                "K172",
+            )
         if hq not in eligible:
             raise Rejected(
                 f"{hq} has no line of communications to every attacker", "AGS 11.31", "A40"

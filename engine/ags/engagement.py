@@ -50,9 +50,10 @@ def why_not_leave(state: GameState, u: UnitState) -> tuple[str, str]:
             "AGS 5.24, 8.23, AGS-K 22.24",
         )
     turn = game.scenario(state).disengagement_from
+    early = ", 21.16" if state.turn == 1 else ", 21.2" if state.turn < turn else ""
     return (
         "it may not leave an enemy-controlled hex: delay needs another German unit that began "
         "the phase there to stay and cover it, with no unit of the hex having moved this "
         f"phase, and disengagement is allowed from Game-Turn {turn}",
-        "AGS 5.24, AGS-K 22.1, 22.11, 22.24, 21.16",
+        f"AGS 5.24, AGS-K 22.1, 22.11, 22.24{early}",
     )

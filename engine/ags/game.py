@@ -124,10 +124,13 @@ def hq_in_supply(state: GameState, hq: UnitState) -> bool:
 
 
 def commanding_hqs(state: GameState, u: UnitState, *, active_only: bool = False) -> list[str]:
-    """The Soviet HQs with a line of communications to `u` (AGS 11.31, 11.32)."""
+    """The Soviet HQs with a line of communications to `u` (AGS 11.31, 11.32). A disrupted
+    HQ provides no supply (AGS 6.32) and so coordinates no attack, overrun or mechanized
+    move either (11.3, 23.1, 23.23; K172); it still traces its own supply."""
     if u.hex is None:
         return []
     active = set(ext(state, "active_hqs", []))
+    disrupted = set(ext(state, "disrupted", []))
     friends, foes = _positions(state, u.side)
     ezoc = enemy_zoc(state, u.side)
     out = []
@@ -135,6 +138,8 @@ def commanding_hqs(state: GameState, u: UnitState, *, active_only: bool = False)
         sp = spec(state, hq.id)
         if not sp.is_hq or hq.hex is None or (active_only and hq.id not in active):
             continue
+        if hq.id in disrupted and hq.id != u.id:
+            continue  # AGS 6.32, K172
         if hq.id == u.id or _memo(
             state,
             ("command", u.hex, hq.hex, sp.leadership or 0, u.side, friends, foes),

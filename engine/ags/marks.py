@@ -2,7 +2,8 @@
 A41 eliminations (engine/ags/reducer.py registers them). State in `GameState.ext`:
 
 - `start_hex` ({unit: hex} as the phase began; AGS 6.13); `disengaged` (units that left
-  an enemy-controlled hex by disengagement this phase, AGS-K 22.21);
+  an enemy-controlled hex by disengagement this phase, AGS-K 22.21); `overrun_stopped`
+  (overrunners that may move no further this phase, AGS 6.22, 6.23);
 - `disrupted` (units disrupted by an overrun, AGS 6.31), removed in their owner's
   Disruption Removal Phase, the end of its player-turn (6.33);
 - `retreated_into` ({unit: hex}: units retreated this Combat Phase into a friendly
@@ -24,6 +25,7 @@ def after_phase_started(orig: Handler) -> Handler:
         orig(s, d)
         s.ext["start_hex"] = {u.id: u.hex for u in s.units.values() if u.on_map}
         s.ext["disengaged"], s.ext["retreated_into"], s.ext["advanced_defenders"] = [], {}, []
+        s.ext["overrun_stopped"] = []
         # 6.33: the Disruption Removal Phase ends the owner's player-turn (AGS 4.2)
         ending = "german" if s.phase == 0 else "soviet" if s.phase == 3 else None
         if ending is not None:
@@ -50,7 +52,10 @@ def after_retreated(orig: Handler) -> Handler:
         u = s.units[d["unit"]]
         if c.get("overrun") or u.hex is None:
             return  # 9.76 note: not after an overrun
-        if any(x.id != u.id for x in s.units_at(u.hex)):
+        # 9.76 is a retreat into a friendly-occupied hex; units of one combat retreat at
+        # once (9.75), so joining a fellow retreater in a hex that was empty is not (K173)
+        together = set(c.get("retreats", {}))
+        if any(x.id != u.id and x.id not in together for x in s.units_at(u.hex)):
             s.ext.setdefault("retreated_into", {})[u.id] = u.hex
 
     return handler
@@ -72,6 +77,10 @@ def _overrun_declared(s: GameState, d: dict[str, Any]) -> None:
         u = s.units[uid]
         u.mp_spent += Fraction(d["cost"])  # AGS 6.16: three Movement Points
         u.moved = True
+    hq = d.get("hq")
+    if hq:  # AGS-K 23.2, 23.21, A4: an overrun is an offensive operation of its HQ
+        ops = s.ext.setdefault("operations", {})
+        ops[hq] = int(ops.get(hq, 0)) + 1
 
 
 def _disrupted(s: GameState, d: dict[str, Any]) -> None:
@@ -80,7 +89,8 @@ def _disrupted(s: GameState, d: dict[str, Any]) -> None:
 
 
 def _stopped(s: GameState, d: dict[str, Any]) -> None:
-    stopped = s.ext.setdefault("stopped", [])
+    """AGS 6.22, 6.23: overrunners that failed or suffered move no further this phase."""
+    stopped = s.ext.setdefault("overrun_stopped", [])
     stopped.extend(uid for uid in d["units"] if uid not in stopped)
 
 

@@ -52,6 +52,8 @@ def why_immobile(state: GameState, u: UnitState) -> tuple[str, str] | None:
             return ("an inactive HQ may not move in the Mechanized Movement Phase", "AGS-K 23.13")
         if not sp.is_hq and not game.commanding_hqs(state, u, active_only=True):
             return ("no active HQ has a line of communications to it", "AGS-K 23.14")
+    if u.id in game.ext(state, "overrun_stopped", []):
+        return ("its overrun failed or cost it a loss or retreat this phase", "AGS 6.22, 6.23")
     if u.id in game.ext(state, "stopped", []):
         return ("it entered an enemy zone of control this phase", "AGS 5.23, A24")
     if u.id in game.ext(state, "disrupted", []):

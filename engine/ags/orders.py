@@ -165,6 +165,7 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
             f"`{order.verb}` is not an order of Army Group South; use move, enter, attack, "
             "losses, retreat, pursue, pass or done (docs/ags.md)"
         )
+    air.soviet_entered_marked_towns(ctx)  # AGS-K 25.24, K175
     return ctx.done()
 
 
@@ -198,7 +199,7 @@ def _move(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> None:
         walk, cost = _own_path(state, uid, tuple(path))
     limit = limits.problem(state, uid, dest)
     if limit is not None:
-        raise Rejected(limit, "AGS-K 21.11, 21.12, 21.13, 21.15, 21.2")
+        raise Rejected(*limit)
     how = moves.leaving(state, u)  # AGS-K 22.1, 22.2 (K150)
     stops = dest in game.enemy_zoc(state, side)
     ctx.emit("moved", side=side, unit=uid, path=list(walk), cost=str(cost), stops=stops, how=how)

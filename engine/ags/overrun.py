@@ -5,20 +5,22 @@
 in supply as the phase began (6.12), attack one adjacent hex (6.14), not across a major
 river (10.13), from a hex with no other friendly unit but an HQ (6.17), each with three
 Movement Points left (6.16); Soviet overrunners are mechanized (19.4) under an active HQ
-(23.13, 23.14, A4); no air points (14.15). The attack strength is halved (supported corps
-and panzer integrity first doubled, 24.21, 19.51); the defender defends normally (6.21;
-no 19.56 shift, A35). The CRT result is applied as in combat (`results`, with the
-`overrun` flag): defenders who lose a step or retreat are disrupted (6.31); success --
-the hex emptied, no loss or retreat for the overrunners -- moves them into it at no cost
-and they move on (6.24); otherwise they stop (6.22, 6.23). No advance after an overrun
-(9.86), and 9.76 does not apply."""
+(23.13, 23.14, A4), charged to it as an offensive operation (23.2, 23.21, A4, A40: `attack
+... support HQ` names it, adding no leadership); a German unit still limited by 21.1x may
+not overrun a hex it may not end its move in (K174); no air points (14.15). The attack
+strength is halved (supported corps and panzer integrity first doubled, 24.21, 19.51); the
+defender defends normally (6.21; no 19.56 shift, A35). The CRT result is applied as in
+combat (`results`, with the `overrun` flag): defenders who lose a step or retreat are
+disrupted (6.31); success -- the hex emptied, no loss or retreat for the overrunners --
+moves them into it at no cost and they move on (6.24); otherwise they stop (6.22, 6.23).
+No advance after an overrun (9.86, 6.25), and 9.76 does not apply."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine import orders as o
-from engine.ags import combat, game, moves, results, sequence
+from engine.ags import combat, command, game, limits, moves, results, sequence
 from engine.ags import crt as table
 from engine.ags import integrity as panzer
 from engine.core import Ctx, Rejected
@@ -27,7 +29,10 @@ from engine.state import GameState, UnitState
 COST = 3  # AGS 6.16
 
 
-def check(state: GameState, side: str, order: o.Attack) -> tuple[list[UnitState], list[UnitState]]:
+def check(
+    state: GameState, side: str, order: o.Attack
+) -> tuple[list[UnitState], list[UnitState], str | None]:
+    """The overrunners, the defenders and (Soviet) the HQ the overrun is charged to."""
     p = sequence.current(state)
     if p.kind != "movement" or p.side != side:
         raise Rejected("overruns are made in your movement phases", "AGS 6.11")
@@ -35,8 +40,8 @@ def check(state: GameState, side: str, order: o.Attack) -> tuple[list[UnitState]
         raise Rejected("an overrun is against one hex", "AGS 6.14")
     if order.air:
         raise Rejected("air points are not used in overruns", "AGS 14.15")
-    if getattr(order, "support", ()):
-        raise Rejected("an HQ adds no leadership to an overrun", "AGS 11.37, 6.0")
+    if side == "german" and order.support:
+        raise Rejected("German overruns name no HQ", "AGS 11.0")
     target = order.target
     defenders = state.units_at(target)
     if not defenders or defenders[0].side == side:
@@ -56,6 +61,12 @@ def check(state: GameState, side: str, order: o.Attack) -> tuple[list[UnitState]
             )
         if uid in game.ext(state, "disrupted", []):
             raise Rejected(f"{uid} is disrupted", "AGS 6.32")
+        if uid in game.ext(state, "overrun_stopped", []):
+            raise Rejected(
+                f"{uid} may move no further this phase: its overrun failed or cost it a loss "
+                "or retreat",
+                "AGS 6.22, 6.23",
+            )
         if uid in game.ext(state, "out_of_supply", []):
             raise Rejected(f"{uid} was out of supply as the phase began", "AGS 6.12, 12.21")
         if p.mech and sp.move_class == "inf":
@@ -86,6 +97,11 @@ def check(state: GameState, side: str, order: o.Attack) -> tuple[list[UnitState]
         raise Rejected(f"{target} is not adjacent to {first.hex}", "AGS 6.0")
     if b.feature(first.hex, target) == "major-river":
         raise Rejected("no overrun across a major river hexside", "AGS 10.13")
+    for a in attackers:  # 21.15: the 6.24 move into the hex is movement (9.86), so limited
+        limit = limits.problem(state, a.id, target)
+        if limit is not None:
+            why = f"{limit[0]}; a successful overrun ends there (AGS 6.24)"
+            raise Rejected(why, limit[1], "K174")
     ids = {a.id for a in attackers}
     others = [
         x.id
@@ -98,6 +114,7 @@ def check(state: GameState, side: str, order: o.Attack) -> tuple[list[UnitState]
             "from a hex holding only the overrunning units (and an HQ)",
             "AGS 6.17",
         )
+    hq = None
     if side == "soviet":
         for a in attackers:
             if not game.commanding_hqs(state, a, active_only=True):
@@ -105,12 +122,15 @@ def check(state: GameState, side: str, order: o.Attack) -> tuple[list[UnitState]
                     f"{a.id} has no line of communications to an active HQ",
                     "AGS-K 23.13, 23.14, A4",
                 )
-    return attackers, defenders
+        # A4, A40: an offensive operation of the HQ named (`support HQ`, no leadership
+        # added, 11.37 is for attacks) or the referee's pick (K161); 23.2's count applies
+        hq = command.charged_hq(state, attackers, order.support)
+    return attackers, defenders, hq
 
 
 def overrun(ctx: Ctx, side: str, order: o.Attack) -> None:
     state = ctx.state
-    attackers, defenders = check(state, side, order)
+    attackers, defenders, hq = check(state, side, order)
     hq_here = [
         x for x in state.units_at(attackers[0].hex or "") if game.spec(state, x.id).is_hq
     ]  # 6.17: an HQ in the hex shares adverse results
@@ -121,6 +141,7 @@ def overrun(ctx: Ctx, side: str, order: o.Attack) -> None:
         hex=order.target,
         defenders=[d.id for d in defenders],
         cost=COST,
+        hq=hq,  # AGS-K 23.2, A4: counted as an offensive operation of this HQ
     )
     state = ctx.state
     lines: list[dict[str, Any]] = []

@@ -118,6 +118,10 @@ def _air_supply(s: GameState, d: dict[str, Any]) -> None:
         given.append(uid)
 
 
+def _air_marker_removed(s: GameState, d: dict[str, Any]) -> None:
+    s.ext["air_markers"] = [h for h in s.ext.get("air_markers", []) if h != d["hex"]]
+
+
 def _heavy_equipment_removed(s: GameState, d: dict[str, Any]) -> None:
     for uid in d["units"]:
         s.ext.get("heavy", {}).pop(uid, None)
@@ -215,6 +219,7 @@ HANDLERS: dict[str, Handler] = {
     "attack_declared": _attack_declared,
     "air_supply": _air_supply,
     "heavy_equipment_removed": _heavy_equipment_removed,
+    "air_marker_removed": _air_marker_removed,
     "hqs_activated": _hqs_activated,
     "supported_removed": _supported_removed,
     "combat_resolved": _combat_resolved,

@@ -35,6 +35,7 @@ EVENTS: dict[str, dict[str, Spec]] = {
         "rule": _P,
     },
     "heavy_equipment_removed": {"side": _P, "units": ListOf(UNIT), "rule": _P},
+    "air_marker_removed": {"side": _P, "hex": _P, "rule": _P},
     "supported_removed": {
         "side": _P, "units": ListOf(UNIT), "options": _P, "by": _P, "rule": _P,
     },
@@ -50,6 +51,7 @@ EVENTS: dict[str, dict[str, Spec]] = {
     },
     "overrun_declared": {
         "side": _P, "attackers": ListOf(UNIT), "defenders": ListOf(UNIT), "hex": _P, "cost": _P,
+        "hq": _P,
     },
     "disrupted": {"side": _P, "units": ListOf(UNIT)},
     "overrun_stopped": {"side": _P, "units": ListOf(UNIT)},

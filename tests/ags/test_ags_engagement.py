@@ -122,7 +122,7 @@ def test_21_12_the_2306_group_stays_within_three_hexes_on_turns_1_to_3() -> None
         h for h in game.board(s).grid.all_hexes() if game.board(s).grid.distance("2306", h) == 4
     )
     p = limits.problem(s, "g-9-ssw", far)
-    assert p is not None and "3 hexes" in p
+    assert p is not None and "3 hexes" in p[0] and p[1] == "AGS-K 21.2, 21.12, 21.14"
 
 
 def test_6_overrun_is_an_attack_in_a_movement_phase_and_disrupts_the_defender() -> None:

@@ -44,9 +44,10 @@ def _event(e: Event) -> str:
         tail = f"; isolated: {_units(iso)}" if iso else ""
         return f"{_side(d.get('side'))} units out of supply: {_units(out)}{tail} (AGS 12.0)."
     if k == "overrun_declared":
+        hq = f", coordinated by {d.get('hq')} (AGS-K 23.2)" if d.get("hq") else ""
         return (
             f"{_units(d.get('attackers') or [])} overrun {d.get('hex')} "
-            f"({d.get('cost')} MP, AGS 6.0)."
+            f"({d.get('cost')} MP, AGS 6.0){hq}."
         )
     if k == "disrupted":
         return f"{_units(d.get('units') or [])} are disrupted (AGS 6.31)."
@@ -86,6 +87,11 @@ def _event(e: Event) -> str:
         return (
             f"Heavy Equipment comes off {_units(d.get('units') or [])}: in supply again "
             f"({d.get('rule')})."
+        )
+    if k == "air_marker_removed":
+        return (
+            f"A Soviet unit in {d.get('hex')} removes the German Air marker there; the units "
+            f"it supplied stay in supply ({d.get('rule')})."
         )
     if k == "hqs_activated":
         return f"Soviet active HQs: {_units(d.get('hqs') or [])} ({d.get('rule')})."
