@@ -14,7 +14,6 @@
                [--around HEX --radius N | --box HEX HEX] [--zoom Z] [--out FILE.png]
     kessel bench [SCENARIO] [--json FILE] [--quick]   time engine and renderer vs. targets
     kessel bot [--db FILE] [--sync global|guild ID]   the Discord referee (token: env/kessel.toml)
-    kessel mail [--db FILE] [--once]   the referee by e-mail (IMAP/SMTP; docs/mail.md)
     kessel load [--games 200] [--seconds 60] [--rate 20] [--store sqlite|postgresql://...]
                                  load the service and its store (--processes 2: two bots)
     kessel migrate --from sqlite:kessel.db --to postgresql://... [--replace]
@@ -75,10 +74,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.fuzz import main as fuzz
 
             return fuzz(args)
-        if args.command == "duel":
-            from bot.systems.wb95.duel import main as duel
-
-            return duel(args)
         if args.command == "validate":
             return _validate(args.target)
         if args.command == "verify":
@@ -95,10 +90,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.discord.run import main as bot
 
             return bot(args)
-        if args.command == "mail":
-            from bot.mail.loop import main as mail
-
-            return mail(args)
         return _default()
     except BrokenPipeError:
         return 0
@@ -236,7 +227,19 @@ def _parser() -> argparse.ArgumentParser:
     ld.add_argument("--rate", type=_decimal(0.01, 10_000), default=20.0, metavar="R")
     ld.add_argument("--seed", type=_seed, default=1, metavar="N")
     ld.add_argument("--db", metavar="FILE", help="database file (default: a temporary one)")
-    ld.add_argument("--store", default="sqlite", metavar="KIND", help="sqlite (the only one yet)")
+    ld.add_argument(
+        "--store",
+        default="sqlite",
+        metavar="sqlite|URL",
+        help="sqlite (default), or postgresql://user@host/db (an empty database for the run)",
+    )
+    ld.add_argument(
+        "--processes",
+        type=_whole(1, 16),
+        default=1,
+        metavar="N",
+        help="bot processes sharing a PostgreSQL store (default 1)",
+    )
     ld.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     fz = sub.add_parser("fuzz", help="self-play with random players, checking invariants")
     fz.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="default: all shipped")
@@ -246,13 +249,6 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--max-turns", type=_whole(1, 999), default=None, metavar="T")
     fz.add_argument("--out", default="fuzz-failures", metavar="DIR", help="reproducers")
     fz.add_argument("--players", default="random", help="random, opponent or both: a,b")
-    du = sub.add_parser("duel", help="the built-in opponent against the baseline (issue #23)")
-    du.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="default: the duel set")
-    du.add_argument("--seeds", type=_whole(1, 1000), default=2, metavar="N", help="per side")
-    du.add_argument("--from", dest="start", type=_seed, default=1, metavar="S", help="first seed")
-    du.add_argument("--level", type=_whole(1, 3), default=2, metavar="L", help="1..3 (default 2)")
-    du.add_argument("--turns", type=_whole(1, 999), default=None, metavar="T", help="stop early")
-    du.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     mv = sub.add_parser("moves", help="list where a unit may move now")
     mv.add_argument("scenario")
     mv.add_argument("unit")
@@ -263,10 +259,6 @@ def _parser() -> argparse.ArgumentParser:
     from bot.discord.options import add_arguments as bot_arguments
 
     bot_arguments(sub.add_parser("bot", help="run the Discord referee (needs a bot token)"))
-    from bot.mail.options import add_arguments as mail_arguments
-
-    ml = sub.add_parser("mail", help="run the referee by e-mail (IMAP or SMTP; docs/mail.md)")
-    mail_arguments(ml)
     lg = sub.add_parser(
         "league", help="leagues on a game database: seasons, pairings, standings, ratings"
     )
@@ -407,8 +399,7 @@ def _verify(game: str, db: str) -> int:
     async def check() -> str:
         ref = await Referee.open(db, read_only=True, opponents=None)
         try:
-            g = await ref.game(game)
-            return dice_report(g, (await ref.whole_record(g)).events)
+            return dice_report(await ref.game(game))
         finally:
             await ref.close()
 

@@ -10,7 +10,12 @@ decisions, `done`. Reported: the service's latency per input (the `orders` call,
 the request to the acknowledged reply: engine judging, the log transaction with
 `synchronous=FULL`, the last-seen write), its p50/p99, throughput, the CPU left and the
 process's memory (RSS after the setup, at the end and at its peak; issue #21). `--store`
-names the store: only `sqlite` so far (PostgreSQL is issue #21's next step).
+names the store: `sqlite` (a temporary file, or `--db FILE`), or a PostgreSQL database's
+URL (`postgresql://user@host/db`: the games are added to it), where `--processes N` runs
+N bot processes on the one database (issue #21): this process sets the games up, then
+N child processes (`python -m bot.load --child`) each drive their share of the games
+(as Discord shards would: a game is served by one shard) at rate/N, all at once; their
+latencies are merged.
 
 Also here, for `kessel bench` (bot/bench.py's hook): the time of one event append (one
 input's log transaction) and of loading a long game (a 25-turn `korsun-1944` played by
@@ -25,6 +30,7 @@ import os
 import random
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -60,19 +66,29 @@ def choose_input(state: GameState, side: str, rng: random.Random) -> o.Order:
     return rng.choice(others) if others else o.Done()
 
 
-STORES = ("sqlite",)  # `--store`: PostgreSQL comes with issue #21's second half
+STORES = ("sqlite", "postgresql://...")  # `--store`
 
 
-def store_refusal(kind: str) -> str | None:
-    """Why `kessel load --store KIND` cannot run (None: it can)."""
-    if kind in STORES:
+def store_refusal(kind: str, processes: int = 1) -> str | None:
+    """Why `kessel load --store KIND [--processes N]` cannot run (None: it can)."""
+    if kind.startswith(("postgresql://", "postgres://")):
+        return None
+    if kind == "sqlite":
+        if processes > 1:
+            return (
+                "--processes: several bot processes share a PostgreSQL store only "
+                "(--store postgresql://user@host/db); SQLite has one writing process"
+            )
         return None
     if kind.lower() in ("postgresql", "postgres", "pg"):
         return (
-            "--store postgresql: the PostgreSQL store is not built yet (issue #21); "
-            "only --store sqlite runs for now"
+            "--store postgresql: give the database's URL, --store postgresql://user@host/db "
+            "(an empty database made for the run: the games are added to it)"
         )
-    return f"--store {kind!r}: there is no such store; only --store sqlite runs for now"
+    return (
+        f"--store {kind!r}: there is no such store; --store sqlite or "
+        "--store postgresql://user@host/db"
+    )
 
 
 def rss_mb() -> tuple[float, float]:
@@ -191,16 +207,19 @@ async def run_load(
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
     store: str = "sqlite",
+    processes: int = 1,
 ) -> LoadResult:
     """Drive `games` concurrent games at `rate` inputs/s for `seconds` (see the module)."""
-    from bot.service import Referee, Refusal
+    from bot.service import Referee
 
-    refused = store_refusal(store)
+    refused = store_refusal(store, processes)
     if refused is not None:
         raise ValueError(refused)
-    res = LoadResult(games, seconds, rate, store=store)
+    res = LoadResult(games, seconds, rate, store=_shown_store(store))
     tmp = None
-    if path is None:
+    if store != "sqlite":
+        path = store
+    elif path is None:
         tmp = tempfile.mkdtemp(prefix="kessel-load-")
         path = Path(tmp) / "load.db"
     ref = await Referee.open(path, opponents=None)
@@ -215,72 +234,13 @@ async def run_load(
             progress(
                 f"{games} games set up in {res.setup_s:.1f} s (RSS {res.rss_setup_mb:.0f} MB); "
                 f"loading for {seconds:g} s"
+                + (f" with {processes} bot processes" if processes > 1 else "")
             )
-        next_game = games
-        rng = random.Random(seed)
-
-        async def one(slot: _Slot) -> None:
-            nonlocal next_game
-            try:
-                g = await ref.game(slot.gid)
-                awaited = g.awaited()
-                if g.status != "active" or not awaited:
-                    res.finished += 1
-                    i = next_game
-                    next_game += 1
-                    new = await _new_slot(ref, i, scenarios[i % len(scenarios)], seed + i)
-                    slot.gid, slot.callers, slot.rng = new.gid, new.callers, new.rng
-                    return
-                side = slot.rng.choice(awaited)
-                c = time.perf_counter()
-                order = choose_input(g.state, side, slot.rng)
-                res.choose_ms.append((time.perf_counter() - c) * 1000)
-                text = format_order(order)
-                t = time.perf_counter()
-                try:
-                    await ref.orders(slot.callers[side], slot.gid, text, key=os.urandom(8).hex())
-                except Refusal as e:
-                    res.refused.append((time.perf_counter() - t) * 1000)
-                    res.why_refused[str(e).split(" — ")[-1][:70]] += 1
-                else:
-                    res.accepted.append((time.perf_counter() - t) * 1000)
-            except Exception as e:  # counted and reported, the run goes on
-                res.errors.append(f"{slot.gid}: {e!r}")
-            finally:
-                slot.busy = False
-
-        tasks: set[asyncio.Task[None]] = set()
-        cpu0 = time.process_time()
-        start = time.perf_counter()
-        due = start
-        k = 0
-        while True:
-            k += 1
-            due = start + k / rate
-            now = time.perf_counter()
-            if due - start > seconds:
-                break
-            if due > now:
-                await asyncio.sleep(due - now)
-            idle = [s for s in slots if not s.busy]
-            if not idle:
-                res.skipped += 1
-                continue
-            slot = rng.choice(idle)
-            slot.busy = True
-            task = asyncio.create_task(one(slot))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
-            if progress and k % max(1, int(rate * 10)) == 0:
-                done = res.accepted + res.refused
-                progress(
-                    f"{now - start:5.0f} s: {len(done)} inputs, "
-                    f"p50 {percentile(done, 50):.0f} ms, p99 {percentile(done, 99):.0f} ms"
-                )
-        if tasks:
-            await asyncio.gather(*tasks)
-        res.elapsed = time.perf_counter() - start
-        res.cpu_s = time.process_time() - cpu0
+        if processes > 1:
+            await ref.close()
+            await _children(str(path), slots, res, processes, seed, scenarios)
+            return res
+        await _drive(ref, slots, res, seed=seed, scenarios=scenarios, progress=progress)
         res.rss_end_mb, res.rss_peak_mb = rss_mb()
         if await ref.store.check() != "ok":
             res.errors.append("integrity_check failed after the run")
@@ -289,6 +249,218 @@ async def run_load(
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     return res
+
+
+def _shown_store(store: str) -> str:
+    if store == "sqlite":
+        return store
+    from bot.store_postgres import shown_url
+
+    return shown_url(store)
+
+
+async def _drive(
+    ref: Any,
+    slots: list[_Slot],
+    res: LoadResult,
+    *,
+    seed: int,
+    scenarios: tuple[str, ...],
+    progress: Callable[[str], None] | None = None,
+    next_game: int | None = None,
+) -> None:
+    """Send inputs to `slots` at `res.rate` per second for `res.seconds` (open loop)."""
+    from bot.service import Refusal
+
+    seconds, rate = res.seconds, res.rate
+    next_game = len(slots) if next_game is None else next_game
+    rng = random.Random(seed)
+
+    async def one(slot: _Slot) -> None:
+        nonlocal next_game
+        try:
+            g = await ref.game(slot.gid)
+            awaited = g.awaited()
+            if g.status != "active" or not awaited:
+                res.finished += 1
+                i = next_game
+                next_game += 1
+                new = await _new_slot(ref, i, scenarios[i % len(scenarios)], seed + i)
+                slot.gid, slot.callers, slot.rng = new.gid, new.callers, new.rng
+                return
+            side = slot.rng.choice(awaited)
+            c = time.perf_counter()
+            order = choose_input(g.state, side, slot.rng)
+            res.choose_ms.append((time.perf_counter() - c) * 1000)
+            text = format_order(order)
+            t = time.perf_counter()
+            try:
+                await ref.orders(slot.callers[side], slot.gid, text, key=os.urandom(8).hex())
+            except Refusal as e:
+                res.refused.append((time.perf_counter() - t) * 1000)
+                res.why_refused[str(e).split(" — ")[-1][:70]] += 1
+            else:
+                res.accepted.append((time.perf_counter() - t) * 1000)
+        except Exception as e:  # counted and reported, the run goes on
+            res.errors.append(f"{slot.gid}: {e!r}")
+        finally:
+            slot.busy = False
+
+    tasks: set[asyncio.Task[None]] = set()
+    cpu0 = time.process_time()
+    start = time.perf_counter()
+    due = start
+    k = 0
+    while True:
+        k += 1
+        due = start + k / rate
+        now = time.perf_counter()
+        if due - start > seconds:
+            break
+        if due > now:
+            await asyncio.sleep(due - now)
+        idle = [s for s in slots if not s.busy]
+        if not idle:
+            res.skipped += 1
+            continue
+        slot = rng.choice(idle)
+        slot.busy = True
+        task = asyncio.create_task(one(slot))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        if progress and k % max(1, int(rate * 10)) == 0:
+            done = res.accepted + res.refused
+            progress(
+                f"{now - start:5.0f} s: {len(done)} inputs, "
+                f"p50 {percentile(done, 50):.0f} ms, p99 {percentile(done, 99):.0f} ms"
+            )
+    if tasks:
+        await asyncio.gather(*tasks)
+    res.elapsed = time.perf_counter() - start
+    res.cpu_s = time.process_time() - cpu0
+
+
+# --- several bot processes on one PostgreSQL database ----------------------------------
+
+
+async def _children(
+    url: str,
+    slots: list[_Slot],
+    res: LoadResult,
+    processes: int,
+    seed: int,
+    scenarios: tuple[str, ...],
+) -> None:
+    """Run `processes` child bot processes, each driving every Nth game at rate/N, started
+    together; merge what they measured into `res`."""
+    import json
+    import subprocess
+    import sys
+    from dataclasses import asdict
+
+    procs = []
+    for i in range(processes):
+        mine = [
+            [s.gid, {side: asdict(c) for side, c in s.callers.items()}, seed + n]
+            for n, s in enumerate(slots)
+            if n % processes == i
+        ]
+        spec = {
+            "url": url,
+            "slots": mine,
+            "seconds": res.seconds,
+            "rate": res.rate / processes,
+            "seed": seed + 7919 * i,
+            "next_game": len(slots) + 1_000_000 * (i + 1),
+            "scenarios": list(scenarios),
+        }
+        procs.append(
+            await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot.load",
+                "--child",
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+            )
+        )
+        assert procs[-1].stdin is not None
+        procs[-1].stdin.write(json.dumps(spec).encode() + b"\n")
+        await procs[-1].stdin.drain()
+    for p in procs:  # every child has its referee open and its games loaded
+        assert p.stdout is not None
+        line = await p.stdout.readline()
+        if line.strip() != b"ready":
+            res.errors.append(f"a bot process did not start: {line.decode(errors='replace')}")
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.write(b"go\n")
+        await p.stdin.drain()
+        p.stdin.close()
+    cpu = 0.0
+    for p in procs:
+        out, _ = await p.communicate()
+        try:
+            got = json.loads(out.decode().strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            res.errors.append(f"a bot process exited {p.returncode} without its figures")
+            continue
+        res.accepted += got["accepted"]
+        res.refused += got["refused"]
+        res.choose_ms += got["choose_ms"]
+        res.skipped += got["skipped"]
+        res.finished += got["finished"]
+        res.errors += got["errors"]
+        res.why_refused.update(got["why_refused"])
+        res.elapsed = max(res.elapsed, got["elapsed"])
+        cpu += got["cpu_s"]
+        res.rss_end_mb = max(res.rss_end_mb, got["rss_end_mb"])
+        res.rss_peak_mb = max(res.rss_peak_mb, got["rss_peak_mb"])
+    res.cpu_s = cpu
+
+
+async def _child() -> None:
+    """One bot process of a `--processes N` run (spec on stdin; figures on stdout)."""
+    import json
+
+    from bot.service import Caller, Referee
+
+    spec = json.loads(sys.stdin.readline())
+    ref = await Referee.open(spec["url"], opponents=None)
+    try:
+        slots = []
+        for gid, callers, seed in spec["slots"]:
+            await ref.game(gid)
+            who = {side: Caller(**c) for side, c in callers.items()}
+            slots.append(_Slot(gid, who, random.Random(seed)))
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+        res = LoadResult(len(slots), spec["seconds"], spec["rate"])
+        await _drive(
+            ref,
+            slots,
+            res,
+            seed=spec["seed"],
+            scenarios=tuple(spec["scenarios"]),
+            next_game=spec["next_game"],
+        )
+        res.rss_end_mb, res.rss_peak_mb = rss_mb()
+    finally:
+        await ref.close()
+    got = {
+        "accepted": res.accepted,
+        "refused": res.refused,
+        "choose_ms": res.choose_ms,
+        "skipped": res.skipped,
+        "finished": res.finished,
+        "errors": res.errors,
+        "why_refused": dict(res.why_refused),
+        "elapsed": res.elapsed,
+        "cpu_s": res.cpu_s,
+        "rss_end_mb": res.rss_end_mb,
+        "rss_peak_mb": res.rss_peak_mb,
+    }
+    print(json.dumps(got), flush=True)
 
 
 # --- storage timings -------------------------------------------------------------------
@@ -528,7 +700,8 @@ def main(args: Any) -> int:
     from bot.store import StoreError
 
     kind = getattr(args, "store", "sqlite")
-    refused = store_refusal(kind)
+    processes = getattr(args, "processes", 1)
+    refused = store_refusal(kind, processes)
     if refused is not None:
         raise SourceError(refused)
     try:
@@ -541,6 +714,7 @@ def main(args: Any) -> int:
                 seed=args.seed,
                 progress=say,
                 store=kind,
+                processes=processes,
             )
         )
     except StoreError as failed:  # --db cannot be opened (or written): one line, exit 1
@@ -570,3 +744,7 @@ def main(args: Any) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     return 1 if res.errors else 0
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--child"]:
+    asyncio.run(_child())

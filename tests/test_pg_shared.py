@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.service import Caller, Referee, Refusal
 from bot.store import Store
 
@@ -169,3 +171,14 @@ def test_two_bot_processes_judge_one_game_exactly_once_in_order(pg_url: str) -> 
             await ref.close()
 
     asyncio.run(check())
+
+
+@pytest.mark.slow
+async def test_kessel_load_drives_two_bot_processes_on_one_database(pg_url: str) -> None:
+    """`kessel load --store URL --processes 2` (the figures are docs/performance.md's)."""
+    from bot.load import run_load
+
+    res = await run_load(games=4, seconds=2.0, rate=10.0, store=pg_url, processes=2)
+    assert res.errors == []
+    assert res.accepted and res.elapsed >= 2.0
+    assert res.summary()["store"] == pg_url  # (no password in it to hide)
