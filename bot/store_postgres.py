@@ -285,6 +285,7 @@ class PostgresStore(Store):
                 max_size=pool_size,
                 timeout=CONNECT_TIMEOUT,
                 server_settings=settings,
+                reset=_keep_session,
             )
         except (*_ERRORS, ValueError) as e:
             raise StoreError(f"cannot open the game database {shown}: {_reason(e)}") from None
@@ -399,6 +400,13 @@ def _reason(e: BaseException) -> str:
     if isinstance(e, OSError | asyncio.TimeoutError):
         return f"the server cannot be reached ({str(e) or type(e).__name__})"
     return str(explain(e, "it")).removeprefix("database error: ")
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is: the store sets nothing on a session
+    and unlocks what it locks (a failed unlock terminates the connection), so asyncpg's
+    reset query (unlock all, close, unlisten, reset) would be a round trip per command
+    for nothing."""
 
 
 async def _close(pool: asyncpg.Pool) -> None:
