@@ -601,10 +601,13 @@ def _inputs_to_try(state: GameState, side: str, player: Any) -> Iterator[o.Order
 
 
 async def time_game_load(db: Path, gid: str, repeat: int = 5) -> dict[str, Any]:
-    """Loading the stored game into a fresh referee (as after a restart): the log, the
-    latest snapshot and the events after it. `cold` includes parsing the scenario (once
-    per process); `warm` is every later game of the same scenario."""
+    """Loading the stored game into a fresh referee (as after a restart): the latest
+    snapshot and the log records after it (issue #21; the whole log when none is usable).
+    `cold` includes parsing the scenario (once per process); `warm` is every later game
+    of the same scenario. `in_memory`: the inputs the loaded game holds (after its
+    snapshot), of `inputs` the game keeps."""
     from bot.service import Referee
+    from bot.service.game import fold
     from bot.service.referee import shipped_setup
 
     times = []
@@ -624,7 +627,8 @@ async def time_game_load(db: Path, gid: str, repeat: int = 5) -> dict[str, Any]:
                 snap = await ref.store.snapshot(gid)
                 info = {
                     "turn": g.state.turn,
-                    "inputs": len(g.record.entries),
+                    "inputs": len(fold(records)),
+                    "in_memory": len(g.record.entries),
                     "events": g.state.seq,
                     "records": len(records),
                     "snapshot_at": snap[0] if snap else None,
@@ -662,7 +666,8 @@ def bench_store_rows(s: Any) -> list[Any]:
             f"game load, {turns}-turn korsun-1944",
             ld["warm_ms"],
             200.0 if turns == 25 else None,
-            f"wall; {ld['inputs']} inputs, {ld['events']} events, snapshot at record "
+            f"wall; {ld['inputs']} inputs ({ld['in_memory']} in memory), {ld['events']} "
+            f"events, snapshot at record "
             f"{ld['snapshot_at']} of {ld['records']}; cold (scenario parse) {ld['cold_ms']:.0f} ms",
         ),
     ]
