@@ -121,7 +121,13 @@ def supplier(path: Path) -> str:
 @cache
 def _supplier(path: Path, _stamp: tuple[str, int, int, bool]) -> str:
     data = read_data(path)
-    return " ".join(str(data.get("supplied_by", "")).split())[:80]
+    return said_by(data.get("supplied_by", ""))
+
+
+def said_by(text: object) -> str:
+    """A `supplied_by:` as players read it: one line of printable characters, cut."""
+    kept = "".join(c if c.isprintable() else " " for c in str(text))
+    return " ".join(kept.split())[:80]
 
 
 def label(path: Path) -> str:

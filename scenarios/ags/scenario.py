@@ -36,7 +36,7 @@ from scenarios.ags.tables import (
     table_file,
 )
 from scenarios.errors import ScenarioError, validated
-from scenarios.overrides import label, locate, read_data, supplier
+from scenarios.overrides import label, locate, read_data, said_by, supplier
 from scenarios.schema import HexRef, to_hex
 
 SHIPPED_DIR = Path(__file__).resolve().parent
@@ -249,7 +249,7 @@ def _suppliers(files: dict[str, Path], s: ScenarioIn) -> dict[str, str]:
     is a league's file: it says so only then, scenarios/overrides.py)."""
     out = {part: who for part, p in files.items() if (who := supplier(p))}
     if s.provenance == "league-supplied" and s.supplied_by.strip():
-        out["scenario"] = " ".join(s.supplied_by.split())[:80]
+        out["scenario"] = said_by(s.supplied_by)
     return out
 
 

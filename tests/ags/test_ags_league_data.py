@@ -91,6 +91,18 @@ def test_the_parts_a_league_supplies_are_said_with_who_supplied_them(tmp_path: P
     assert "the Soviet set-up (reconstructed)" in note
 
 
+def test_who_supplied_a_file_is_said_on_one_line_of_printable_characters(
+    tmp_path: Path,
+) -> None:
+    d = tmp_path / "league"
+    league_file(
+        d, "tables/ags-results.yaml", {f"supplied_by: {WHO!r}": 'supplied_by: "A\\x1b[31mB\\nC"'}
+    )
+    assert activate(d) == []
+    setup = load_scenario("ags-korsun")
+    assert systems.of(setup).data_provenance(setup)["the CRT"] == "league-supplied by A [31mB C"
+
+
 def test_a_league_counter_file_makes_the_counters_its_own(tmp_path: Path) -> None:
     d = tmp_path / "league"
     league_file(d, "tables/ags-korsun-counters.yaml")
