@@ -78,11 +78,12 @@ def last_lines(
     count = None if limit is None else 4 * limit + 16
     while True:
         events, whole = tail_events(record, count, after, past)
+        if not whole and (count is None or len(events) < count):
+            return None  # the events in memory are exhausted before the log's start
         lines = lines_for(events, state, viewer, numbered=numbered)
         if whole:
             return lines if limit is None else lines[-limit:]
         if limit is not None and len(lines) > limit:
             return lines[-limit:]
-        if count is None or len(events) < count:  # the events in memory are exhausted
-            return None
+        assert count is not None
         count *= 4
