@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from engine.view import View
 
 MODERATOR = "moderator"  # engine.view.MODERATOR (a test checks), the --view default
+# commands that read the shipped data only (validate reads a league's directory itself)
+NO_DATA = frozenset({"bench", "load", "buildmap", "validate", "duel"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:  # --help (0), or a bad argument (1, with the usage)
         return e.code if isinstance(e.code, int) else 1
     try:
+        if args.command not in NO_DATA:  # a league's data directory (issue #19)
+            refused = _use_data(args)
+            if refused is not None:
+                return refused
         if args.command == "run":
             return _run(args)
         if args.command == "scenarios":
@@ -74,8 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.fuzz import main as fuzz
 
             return fuzz(args)
+        if args.command == "duel":
+            from bot.systems.wb95.duel import main as duel
+
+            return duel(args)
         if args.command == "validate":
-            return _validate(args.target)
+            return _validate(args.target, args.data)
         if args.command == "verify":
             return _verify(args.game, args.db)
         if args.command == "league":
@@ -171,6 +181,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="print one JSON object")
     run.add_argument("--save", help="write a game export that replays to this position")
     run.add_argument("--force", action="store_true", help="--save may replace any file")
+    _data_option(run)
     run.add_argument(
         "--view",
         default=MODERATOR,
@@ -194,7 +205,8 @@ def _parser() -> argparse.ArgumentParser:
     how.add_argument("--vs", metavar="SIDE", help="the built-in opponent plays SIDE")
     how.add_argument("--hotseat", action="store_true", help="every side at this screen")
     play.add_argument("--seed", type=_seed, help="seed of the dice (default: a random one)")
-    sub.add_parser("scenarios", help="list the shipped scenarios")
+    _data_option(play)
+    _data_option(sub.add_parser("scenarios", help="list the shipped scenarios"))
     rd = sub.add_parser("render", help="draw the map as a viewer sees it (PNG)")
     rd.add_argument("scenario", help="scenario file, shipped scenario id, or game export")
     rd.add_argument("--view", default=MODERATOR, metavar="SIDE|spectator|moderator")
@@ -217,6 +229,7 @@ def _parser() -> argparse.ArgumentParser:
     rd.add_argument(
         "--legend", action="store_true", help="the map's full legend instead of the map"
     )
+    _data_option(rd)
     be = sub.add_parser("bench", help="time the engine and the renderer against the targets")
     be.add_argument("scenario", nargs="?", default="korsun-1944")
     be.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
@@ -249,16 +262,27 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--max-turns", type=_whole(1, 999), default=None, metavar="T")
     fz.add_argument("--out", default="fuzz-failures", metavar="DIR", help="reproducers")
     fz.add_argument("--players", default="random", help="random, opponent or both: a,b")
+    _data_option(fz)
+    du = sub.add_parser("duel", help="the built-in opponent against the baseline (issue #23)")
+    du.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="default: the duel set")
+    du.add_argument("--seeds", type=_whole(1, 1000), default=2, metavar="N", help="per side")
+    du.add_argument("--from", dest="start", type=_seed, default=1, metavar="S", help="first seed")
+    du.add_argument("--level", type=_whole(1, 3), default=2, metavar="L", help="1..3 (default 2)")
+    du.add_argument("--turns", type=_whole(1, 999), default=None, metavar="T", help="stop early")
+    du.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     mv = sub.add_parser("moves", help="list where a unit may move now")
     mv.add_argument("scenario")
     mv.add_argument("unit")
     mv.add_argument("--orders", help="orders to apply first")
+    _data_option(mv)
     bm = sub.add_parser("buildmap", help="rebuild a shipped map from its geography")
     bm.add_argument("ids", nargs="+", metavar="ID", help="map id: korsun, kursk, prokhorovka")
     bm.add_argument("--check", action="store_true", help="only check the map file is fresh")
     from bot.discord.options import add_arguments as bot_arguments
 
-    bot_arguments(sub.add_parser("bot", help="run the Discord referee (needs a bot token)"))
+    bt = sub.add_parser("bot", help="run the Discord referee (needs a bot token)")
+    bot_arguments(bt)
+    _data_option(bt)
     lg = sub.add_parser(
         "league", help="leagues on a game database: seasons, pairings, standings, ratings"
     )
@@ -272,6 +296,7 @@ def _parser() -> argparse.ArgumentParser:
     lg.add_argument(
         "--as", dest="who", metavar="NAME", help="act as this local player (default: you)"
     )
+    _data_option(lg)
     mg = sub.add_parser("migrate", help="copy every game to another store, and check the copy")
     mg.add_argument(
         "--from",
@@ -299,9 +324,55 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="a file or postgresql:// URL; default kessel.db",
     )
-    va = sub.add_parser("validate", help="check a map, countersheet or scenario file")
-    va.add_argument("target", help="a file, or the id of a shipped scenario, map or countersheet")
+    _data_option(vf)
+    va = sub.add_parser(
+        "validate", help="check a map, countersheet or scenario file, or a league's data"
+    )
+    va.add_argument(
+        "target",
+        nargs="?",
+        help="a file, or the id of a shipped scenario, map or countersheet (with --data DIR: "
+        "checked with the league's files in place)",
+    )
+    _data_option(va)
     return p
+
+
+def _data_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        help="a league's data files in place of the shipped ones (default: KESSEL_DATA, "
+        "kessel.toml [league] data; docs/ags.md)",
+    )
+
+
+def _use_data(args: argparse.Namespace) -> int | None:
+    """Read the league's data directory the command names (--data, KESSEL_DATA,
+    kessel.toml) in place of the shipped files; exit 1, using nothing of it, when it has
+    a problem."""
+    from bot.league_data import ConfigError, configured
+
+    try:
+        where = configured(getattr(args, "data", None))
+    except ConfigError as e:
+        print(f"kessel: {_clip(str(e))}", file=sys.stderr)
+        return 1
+    if where is None:
+        return None
+    from scenarios.override_check import activate
+
+    problems = activate(where)
+    if not problems:
+        return None
+    for problem in problems[:50]:
+        print(_clip(problem), file=sys.stderr)
+    print(
+        f"kessel: the league's data in {where} are not used: {len(problems)} problem(s) "
+        f"(`kessel validate --data {where}` lists them)",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -399,7 +470,8 @@ def _verify(game: str, db: str) -> int:
     async def check() -> str:
         ref = await Referee.open(db, read_only=True, opponents=None)
         try:
-            return dice_report(await ref.game(game))
+            g = await ref.game(game)
+            return dice_report(g, (await ref.whole_record(g)).events)
         finally:
             await ref.close()
 
@@ -411,23 +483,43 @@ def _verify(game: str, db: str) -> int:
     return 2 if "✘" in text else 0
 
 
-def _validate(target: str) -> int:
-    """Exit 0 when the file is good, 1 with every problem listed when it is not."""
+def _validate(target: str | None, data: str | None) -> int:
+    """Exit 0 when the file (or the league's data directory) is good, 1 with every
+    problem listed when it is not. A file is checked with the league's data in place of
+    the shipped files when a data directory is named (--data, KESSEL_DATA, kessel.toml)."""
+    from pathlib import Path
+
+    from bot.league_data import ConfigError, configured
     from bot.script import SourceError
+    from scenarios import overrides
     from scenarios.errors import ScenarioError
-    from scenarios.validate import validate
+    from scenarios.override_check import problems as data_problems
+    from scenarios.validate import Report, validate
 
     try:
-        report = validate(target)
-    except ScenarioError as e:
+        where = configured(data)
+    except ConfigError as e:
         raise SourceError(str(e)) from None
-    if report.ok:
-        print(f"{report.file}: {report.kind} ok")
-        return 0
-    for problem in report.problems:
-        print(problem, file=sys.stderr)
-    print(f"{report.file}: {len(report.problems)} problem(s)", file=sys.stderr)
-    return 1
+    if target is None and where is None:
+        raise SourceError("validate what? a file, a shipped id, or --data DIR")
+    reports = []
+    if where is not None:
+        reports.append(Report("league data", where, tuple(data_problems(Path(where)))))
+    if target is not None:
+        scope = where if where is not None and reports[0].ok else None
+        try:
+            with overrides.scoped(None if scope is None else Path(scope)):
+                reports.append(validate(target))
+        except ScenarioError as e:
+            raise SourceError(str(e)) from None
+    for report in reports:
+        if report.ok:
+            print(f"{report.file}: {report.kind} ok")
+            continue
+        for problem in report.problems:
+            print(problem, file=sys.stderr)
+        print(f"{report.file}: {len(report.problems)} problem(s)", file=sys.stderr)
+    return 0 if all(r.ok for r in reports) else 1
 
 
 def _write(name: str, data: str | bytes, force: bool, what: str) -> None:
