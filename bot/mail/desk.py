@@ -101,6 +101,9 @@ class Desk:
             msg = read_message(raw, envelope_to, self.cfg.max_message_bytes)
         except MailError as e:
             return await self._unreadable(raw, str(e))
+        except Exception as e:  # a message the parser chokes on: said, recorded
+            incident.record(e, "reading a mail message")
+            return await self._unreadable(raw, "the message could not be read as e-mail")
         if msg.automatic:
             log.info("ignored", extra={"mid": msg.message_id, "why": msg.automatic})
             return Outcome("ignored", msg.automatic)

@@ -166,6 +166,12 @@ async def test_a_full_turn_of_demo_steblev_by_mail(
         watched = "\n".join(text(m) for m in carol.inbox())
         assert gid in watched and "✔" not in watched
         assert all(str(m["Reply-To"]) == REFEREE for m in carol.inbox())
+        # nobody read a Python error, and every mail names its game in the subject
+        everyone = [m for p in (alice, bob, carol, mallory) for m in p.inbox()]
+        assert all("Traceback" not in text(m) for m in everyone)
+        assert all(
+            str(m["Subject"]).startswith(f"Kessel {gid}") for m in everyone if m["X-Kessel-Game"]
+        )
     finally:
         if k.mail is not None:
             await k.stop()
