@@ -13,8 +13,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from mailplayers import REFEREE, text
 from mailservers import Sink, SmtpServer, free_port
-from players import REFEREE, text
 
 from bot.mail.config import MailConfig
 from bot.mail.loop import MailReferee
