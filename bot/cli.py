@@ -14,6 +14,7 @@
                [--around HEX --radius N | --box HEX HEX] [--zoom Z] [--out FILE.png]
     kessel bench [SCENARIO] [--json FILE] [--quick]   time engine and renderer vs. targets
     kessel bot [--db FILE] [--sync global|guild ID]   the Discord referee (token: env/kessel.toml)
+    kessel mail [--db FILE] [--once]   the referee by e-mail (IMAP/SMTP; docs/mail.md)
     kessel load [--games 200] [--seconds 60] [--rate 20] [--store sqlite|postgresql://...]
                                  load the service and its store (--processes 2: two bots)
     kessel migrate --from sqlite:kessel.db --to postgresql://... [--replace]
@@ -100,6 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.discord.run import main as bot
 
             return bot(args)
+        if args.command == "mail":
+            from bot.mail.loop import main as mail
+
+            return mail(args)
         return _default()
     except BrokenPipeError:
         return 0
@@ -283,6 +288,11 @@ def _parser() -> argparse.ArgumentParser:
     bt = sub.add_parser("bot", help="run the Discord referee (needs a bot token)")
     bot_arguments(bt)
     _data_option(bt)
+    from bot.mail.options import add_arguments as mail_arguments
+
+    ml = sub.add_parser("mail", help="run the referee by e-mail (IMAP or SMTP; docs/mail.md)")
+    mail_arguments(ml)
+    _data_option(ml)
     lg = sub.add_parser(
         "league", help="leagues on a game database: seasons, pairings, standings, ratings"
     )
