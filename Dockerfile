@@ -2,7 +2,8 @@
 #   docker build -t kessel .
 #   docker run -d --name kessel -e KESSEL_DISCORD_TOKEN=... -v kessel-data:/data kessel
 #   docker run --rm -e KESSEL_DISCORD_TOKEN=... -v kessel-data:/data kessel bot --sync global
-# The games live in the SQLite file on the /data volume (KESSEL_DB).
+# The games live in the SQLite file on the /data volume (KESSEL_DB), or in PostgreSQL:
+# KESSEL_DB=postgresql://... (docs/deploy.md: a Compose file with two bot shards).
 FROM python:3.11-slim
 WORKDIR /app
 # Exactly the locked versions, checked against their hashes (requirements-runtime.lock,

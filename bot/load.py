@@ -254,7 +254,7 @@ async def run_load(
 def _shown_store(store: str) -> str:
     if store == "sqlite":
         return store
-    from bot.store_postgres import shown_url
+    from bot.store import shown_url
 
     return shown_url(store)
 

@@ -35,7 +35,7 @@ from bot import systems as bot_systems
 from bot.safefile import WriteRefused, is_file, write_file
 from bot.service import Caller, Referee, Refusal, Reply
 from bot.service.game import LiveGame
-from bot.store import StoreError
+from bot.store import StoreError, is_postgres_url, shown_url
 from bot.terminal import Out, PlainOut, RichOut, interactive, plain
 from engine.notation import USAGE, NotationError, parse_order
 from engine.notation import VERBS as ORDER_VERBS
@@ -132,7 +132,9 @@ class LocalPlay:
         **referee_kw: Any,
     ) -> None:
         self.out = out
-        self.db = Path(db)
+        # a file, or a PostgreSQL database's URL (issue #21), shown without its password
+        self.db: Path | str = db if isinstance(db, str) and is_postgres_url(db) else Path(db)
+        self.where = self.db if isinstance(self.db, Path) else shown_url(self.db)
         self.referee_kw = referee_kw
         # hot-seat safety (issue #17): a `done` for another step of play than the one of
         # the person's last input asks first -- at a terminal (not through a pipe)
@@ -152,20 +154,25 @@ class LocalPlay:
     # --- the session ------------------------------------------------------------------
     async def main(self, scenario: str | None, *, vs: str | None, seed: int | None) -> int:
         incident.to_file()  # at the terminal, tracebacks go to the incident log only
-        if scenario is not None and not self.db.exists() and not _starts_a_game(scenario):
+        if (
+            scenario is not None
+            and isinstance(self.db, Path)
+            and not self.db.exists()
+            and not _starts_a_game(scenario)
+        ):
             # a game id, but no database to find it in: say so, and create no empty file
             self.out.line(
-                f"kessel: there is no {self.db} here, so no saved game "
+                f"kessel: there is no {self.where} here, so no saved game "
                 f"'{shown(scenario, 40)}'; `kessel play` lists the scenarios to start "
                 "(or give --db FILE)",
                 "bad",
             )
             return 1
         try:
-            with self.out.busy(f"Opening {self.db}"):
+            with self.out.busy(f"Opening {self.where}"):
                 self._ref = await Referee.open(self.db, **self.referee_kw)
         except (StoreError, OSError) as e:
-            self.out.line(f"kessel: cannot open {self.db}: {e}", "bad")
+            self.out.line(f"kessel: cannot open {self.where}: {e}", "bad")
             return 1
         try:
             try:
@@ -203,7 +210,7 @@ class LocalPlay:
                     [x["id"], x["scenario"], x["where"], mode, await self._last_played(x["id"])]
                 )
             self.out.table(
-                f"Unfinished games in {self.db}:",
+                f"Unfinished games in {self.where}:",
                 ["game", "scenario", "now", "players", "last played"],
                 rows,
             )
@@ -270,7 +277,7 @@ class LocalPlay:
             except Refusal:
                 raise Refusal(
                     f"'{shown(ref, 40)}' is neither a shipped scenario "
-                    f"({', '.join(sorted(known))}), a file, nor a game in {self.db}"
+                    f"({', '.join(sorted(known))}), a file, nor a game in {self.where}"
                 ) from None
             if not g.sides_of(self.me.id):
                 raise Refusal(f"you hold no seat in game {g.id}")
@@ -331,7 +338,9 @@ class LocalPlay:
     # --- the prompt loop --------------------------------------------------------------
     async def loop(self) -> int:
         g = await self.ref.game(self.gid or "")
-        self.out.line(f"{g.row.name} — game {g.id} in {self.db}. Type 'help' for commands.", "head")
+        self.out.line(
+            f"{g.row.name} — game {g.id} in {self.where}. Type 'help' for commands.", "head"
+        )
         await self.cmd_status([])
         replies = await self.ref.history(self.me, g.id, limit=8)
         await self.show(replies)
@@ -362,7 +371,9 @@ class LocalPlay:
         )
 
     def _bye(self) -> None:
-        self.out.line(f"Game {self.gid} is saved in {self.db}; `kessel play` continues it.", "dim")
+        self.out.line(
+            f"Game {self.gid} is saved in {self.where}; `kessel play` continues it.", "dim"
+        )
 
     async def prompt(self) -> str:
         g = await self.ref.game(self.gid or "")

@@ -174,7 +174,7 @@ async def copy(source: Store, target: Store, *, replace: bool = False) -> dict[s
 
 def _describe(target: str) -> str:
     if is_postgres_url(target):
-        from bot.store_postgres import shown_url
+        from bot.store import shown_url
 
         return shown_url(target)
     return sqlite_path(target)

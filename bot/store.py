@@ -488,6 +488,21 @@ def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
+def shown_url(url: str) -> str:
+    """A PostgreSQL URL as messages show it: without its password."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.hostname or ""
+        if parts.port:
+            host += f":{parts.port}"
+        user = f"{parts.username}:***@" if parts.username else ":***@"
+        return urllib.parse.urlunsplit(parts._replace(netloc=user + host))
+    except ValueError:
+        return "the PostgreSQL URL given"
+
+
 def sqlite_path(target: str | Path) -> str:
     """The file of a `sqlite:` URL (`sqlite:kessel.db`, `sqlite:///abs/path.db`) or path."""
     name = os.fspath(target)

@@ -20,7 +20,6 @@ import asyncio
 import contextvars
 import functools
 import hashlib
-import urllib.parse
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,7 +27,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # (no type information shipped)
 
-from bot.store import KESSEL_TABLES, MIGRATIONS, Store, StoreError, Txn
+from bot.store import KESSEL_TABLES, MIGRATIONS, Store, StoreError, Txn, shown_url
 
 # JSON kept as text, byte for byte as written (a `json` check, not `jsonb`, which would
 # reorder keys); every integer BIGINT (a seed is 63 bits); times DOUBLE PRECISION (SQLite's
@@ -184,21 +183,6 @@ def numbered(sql: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
-
-
-def shown_url(url: str) -> str:
-    """A PostgreSQL URL as messages show it: without its password."""
-    try:
-        parts = urllib.parse.urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.hostname or ""
-        if parts.port:
-            host += f":{parts.port}"
-        user = f"{parts.username}:***@" if parts.username else ":***@"
-        return urllib.parse.urlunsplit(parts._replace(netloc=user + host))
-    except ValueError:
-        return "the PostgreSQL URL given"
 
 
 def explain(e: BaseException, subject: str = "the game database") -> StoreError:

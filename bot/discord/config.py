@@ -1,7 +1,8 @@
 """`kessel bot` settings: the token from the environment, `kessel.toml` or a `.env` file.
 
     KESSEL_DISCORD_TOKEN   the bot token (required)
-    KESSEL_DB              the SQLite file (default kessel.db)
+    KESSEL_DB              the game database: a file (default kessel.db) or a
+                           postgresql://user:password@host/db URL (docs/deploy.md)
     KESSEL_GUILD           a guild id to sync commands to (development)
     KESSEL_SHARD_COUNT     how many shards the bot runs as, in all (default: not sharded)
     KESSEL_SHARD_IDS       the shards this process runs: "0,1", "0-3" (default: all of them)

@@ -9,7 +9,9 @@ __all__ = ["add_arguments"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", help="the SQLite file (default: KESSEL_DB or kessel.db)")
+    p.add_argument(
+        "--db", help="an SQLite file or a postgresql:// URL (default: KESSEL_DB or kessel.db)"
+    )
     p.add_argument(
         "--sync",
         nargs="+",

@@ -88,7 +88,7 @@ async def _serve(
                 synced = await bot.sync_if_changed(where)
                 if synced is not None:
                     log.info("commands synced", extra={"where": where, "count": synced})
-            ran: dict[str, object] = {"db": db}
+            ran: dict[str, object] = {"db": ref.store.path}  # (a URL without its password)
             if shards is not None:
                 ran |= {"shards": list(shards.ids), "shard_count": shards.count}
             log.info("starting", extra=ran)
