@@ -6,8 +6,10 @@ figures are measured by `kessel load` and recorded in docs/performance.md."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import random
 import sqlite3
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ import bot.service.referee as referee_module
 from bot.load import choose_input
 from bot.service import Caller, Referee
 from bot.service.history import last_lines, lines_for
+from bot.service.tail import Past, complete
 from bot.store import KEEP_SNAPSHOTS
 from engine.notation import format_order
 from engine.view import MODERATOR, SPECTATOR
@@ -95,7 +98,8 @@ async def test_an_evicted_game_reloads_and_plays_on_identically(tmp_path: Path) 
         for a, b in pairs:
             ga, gb = await small.game(a), await big.game(b)
             assert ga.state.snapshot() == gb.state.snapshot()
-            assert ga.record.order_lines() == gb.record.order_lines()
+            wa, wb = await small.whole_record(ga), await big.whole_record(gb)
+            assert wa.order_lines() == wb.order_lines()
             assert [(r.kind, r.body) for r in await small.store.log(a)] == [
                 (r.kind, r.body) for r in await big.store.log(b)
             ]
@@ -249,28 +253,109 @@ async def test_a_game_without_a_summary_is_summarised_once(
 # --- history paged from the end -----------------------------------------------------------
 
 
+async def _undo_and_roll_back(ref: Referee, gid: str) -> None:
+    """At the start of a game: undos (the second one past the snapshot the first wrote,
+    then two of inputs after the record's snapshot) and a rollback, so the log holds
+    inputs it no longer keeps."""
+    g = await ref.game(gid)
+    units = (await ref.legal(ALICE, gid))["moves"]
+    first, second = sorted(units)[:2]
+    await ref.orders(ALICE, gid, f"move {first} {sorted(units[first])[0]}")
+    await ref.orders(ALICE, gid, f"move {second} {sorted(units[second])[0]}")
+    await ref.undo(ALICE, gid)
+    await ref.undo(ALICE, gid)  # the input taken back is before the undo's snapshot
+    await ref.orders(ALICE, gid, f"move {first} {sorted(units[first])[-1]}")
+    await ref.orders(ALICE, gid, f"move {second} {sorted(units[second])[-1]}")
+    await ref.undo(ALICE, gid)  # both inputs after the record's snapshot: none read
+    await ref.undo(ALICE, gid)
+    await ref.orders(ALICE, gid, f"move {first} {sorted(units[first])[0]}")
+    await _play(ref, gid, 12, random.Random(2))
+    mark = g.state.seq
+    await _play(ref, gid, 10, random.Random(3))
+    await ref.mod(MOD, gid, f"rollback {mark}")
+
+
 async def test_history_pages_are_the_full_logs_last_lines(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock())
+    # a snapshot every 7 inputs: the game is held from its latest snapshot on, and the
+    # older inputs are read back from the store, folding its undos and rollback (#21)
+    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock(), snapshot_every=7)
     try:
         gid = await _game(ref)
-        await _play(ref, gid, 60, random.Random(1))
+        await _undo_and_roll_back(ref, gid)
+        await _play(ref, gid, 45, random.Random(4))
+        ref.forget(gid)
         g = await ref.game(gid)
-        events = g.record.events
+        assert not complete(g.record) and len(g.record.entries) < 7
+        whole_record = await ref.whole_record(g)
+        events = whole_record.events
         assert len(events) > 60
         for viewer in ("soviet", "german", SPECTATOR, MODERATOR):
             whole = lines_for(events, g.state, viewer, numbered=True)
             for limit in (1, 2, 3, 5, 8, 13, 20, 40, len(whole), len(whole) + 5):
                 assert (
-                    last_lines(g.record, g.state, viewer, limit, numbered=True) == (whole[-limit:])
+                    last_lines(whole_record, g.state, viewer, limit, numbered=True)
+                    == (whole[-limit:])
                 )
+                assert await _paged(ref, g, viewer, limit) == whole[-limit:]
             for after in (0, 1, events[len(events) // 2].seq, events[-1].seq):
                 since = lines_for([e for e in events if e.seq > after], g.state, viewer)
-                assert last_lines(g.record, g.state, viewer, None, after=after) == since
-        out = await ref.history(ALICE, gid, limit=20)
-        shown = out[0].text.splitlines()[1:]
-        assert shown == lines_for(events, g.state, "soviet", numbered=True)[-20:]
+                assert last_lines(whole_record, g.state, viewer, None, after=after) == since
+                assert await _paged(ref, g, viewer, None, after) == since
+        for who, viewer in ((ALICE, "soviet"), (MOD, MODERATOR)):
+            out = await ref.history(who, gid, limit=20)
+            shown = out[0].text.splitlines()[1:]
+            assert shown == lines_for(events, g.state, viewer, numbered=True)[-20:]
     finally:
         await ref.close()
+
+
+async def _paged(ref: Referee, g: Any, viewer: str, limit: int | None, after: int = 0) -> list[str]:
+    """last_lines on the record in memory, reading older inputs from the store as asked."""
+    past = Past(ref.store, g.id, g.record)
+    while True:
+        got = last_lines(
+            g.record, g.state, viewer, limit, after=after, numbered=limit is not None, past=past
+        )
+        if got is not None:
+            return got
+        await past.more(3)
+
+
+async def test_a_game_held_from_its_snapshot_plays_as_the_whole_log_says(
+    tmp_path: Path,
+) -> None:
+    """Undo (also past the snapshot), rollback, export and the dice check on a game held
+    from its snapshot on: the position always equals the whole log replayed, and the log
+    and the export are those of a referee that snapshots rarely (#21)."""
+    short = await Referee.open(tmp_path / "a.db", opponents=None, clock=Clock(), snapshot_every=3)
+    long = await Referee.open(tmp_path / "b.db", opponents=None, clock=Clock(), snapshot_every=500)
+    try:
+        ids = []
+        for ref in (short, long):
+            gid = await _game(ref)
+            ids.append(gid)
+            await _undo_and_roll_back(ref, gid)
+            await _play(ref, gid, 20, random.Random(5))
+            g = await ref.game(gid)
+            rec = await ref.whole_record(g, replay=True)
+            assert rec.state.snapshot() == g.state.snapshot()
+            ref.forget(gid)
+        a, b = ids
+        ga, gb = await short.game(a), await long.game(b)
+        assert not complete(ga.record)
+        assert ga.state.snapshot() == gb.state.snapshot()
+        assert [(r.kind, r.body) for r in await short.store.log(a)] == [
+            (r.kind, r.body) for r in await long.store.log(b)
+        ]
+        export = await short.export(MOD, a)
+        assert export == await long.export(MOD, b)
+        assert len(export.split("orders:")[1].splitlines()) > 30
+        said = [(await ref.verify(MOD, gid))[0].text for ref, gid in ((short, a), (long, b))]
+        assert said[0].replace(a, b) == said[1] and "do NOT" not in said[0]
+        assert await short.played_sides(ga) == {"soviet", "german"}
+    finally:
+        await short.close()
+        await long.close()
 
 
 # --- snapshots ----------------------------------------------------------------------------
@@ -399,5 +484,48 @@ async def test_a_schema_3_database_migrates_and_its_games_are_summarised(
         ref.forget(gid)
         assert await ref.tick() == []  # now it waits for its first reminder
         assert loads == [gid]
+    finally:
+        await ref.close()
+
+
+# --- the built-in opponents' memory ----------------------------------------------------------
+
+
+async def test_the_opponents_in_memory_are_bounded_by_the_cache_of_games(tmp_path: Path) -> None:
+    """An opponent is kept with its game and dropped with it from the cache: a process
+    that has played many games with opponents holds those of the cached games only."""
+    from bot.systems import builtin_opponent
+
+    made: list[weakref.ref[Any]] = []  # every opponent the referee made
+
+    def opponents(side: str, seed: int) -> Any:
+        chooser = builtin_opponent(side, seed)
+        made.append(weakref.ref(chooser))
+        return chooser
+
+    ref = await Referee.open(tmp_path / "k.db", opponents=opponents, clock=Clock(), cache_size=2)
+    try:
+        ids = []
+        for seed in range(6):
+            out = await ref.new_game(ALICE, "demo-steblev", seed=seed, side="german")
+            gid = out[0].game
+            assert gid is not None
+            await ref.seat_ai(ALICE, gid, "soviet")  # it plays its first inputs at once
+            ids.append(gid)
+        gc.collect()
+        assert len(made) == 6
+        assert sum(r() is not None for r in made) <= 2  # the two games in the cache
+        g = await ref.game(ids[0])  # evicted long ago: a new opponent plays on
+        assert g.awaited() == ["german"] and not g.opponents
+        rng = random.Random(0)
+        for _ in range(60):  # German inputs until the opponent answers
+            if g.opponents or not g.awaited():
+                break
+            order = choose_input(g.state, "german", rng)
+            with contextlib.suppress(referee_module.Refusal):
+                await ref.orders(ALICE, ids[0], format_order(order))
+        assert "soviet" in g.opponents and len(made) == 7
+        gc.collect()
+        assert sum(r() is not None for r in made) <= 2
     finally:
         await ref.close()

@@ -1097,7 +1097,10 @@ class Referee:
                 state=trial.state,
                 snapshot_now=True,
             )
-            g.record = rebased(trial, g.head)  # the state is the snapshot just written
+            # a record held from an older snapshot keeps its base and the inputs left, so
+            # the next undo needs no store read; a whole one is held from the snapshot
+            # just written (its older inputs left to the store)
+            g.record = trial if isinstance(trial, TailRecord) else rebased(trial, g.head)
             return [Reply("caller", f"Undone: {last.line}", game=g.id, private=True)]
 
     # --- moderation ------------------------------------------------------------------
