@@ -275,10 +275,11 @@ async def _undo_and_roll_back(ref: Referee, gid: str) -> None:
     await ref.mod(MOD, gid, f"rollback {mark}")
 
 
-async def test_history_pages_are_the_full_logs_last_lines(tmp_path: Path) -> None:
+async def test_history_pages_are_the_full_logs_last_lines(store_url: str) -> None:
     # a snapshot every 7 inputs: the game is held from its latest snapshot on, and the
-    # older inputs are read back from the store, folding its undos and rollback (#21)
-    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock(), snapshot_every=7)
+    # older inputs are read back from the store (SQLite, PostgreSQL), folding its undos
+    # and rollback (#21)
+    ref = await Referee.open(store_url, opponents=None, clock=Clock(), snapshot_every=7)
     try:
         gid = await _game(ref)
         await _undo_and_roll_back(ref, gid)
