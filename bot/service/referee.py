@@ -58,7 +58,7 @@ from engine.record import Entry, GameRecord
 from engine.state import GameState
 from engine.systems import of as system_of
 from engine.view import MODERATOR, SPECTATOR, View, view, visible_events
-from scenarios import ScenarioError, list_scenarios, load_scenario, load_scenario_data
+from scenarios import ScenarioError, list_scenarios, load_scenario, load_scenario_data, overrides
 from scenarios.yamlio import parse_yaml
 
 SNAPSHOT_EVERY = 40  # engine inputs between stored snapshots
@@ -93,12 +93,27 @@ def shipped_ids() -> frozenset[str]:
     return frozenset(s.id for s in list_scenarios())
 
 
-@functools.cache
-def shipped_setup(scenario: str) -> Setup:
-    """A shipped scenario, loaded once per process and shared by its games (a `Setup` is
-    immutable): parsing a scenario with its map takes up to seconds, far more than
-    loading a game's log (docs/performance.md)."""
-    return load_scenario(scenario)
+class _ShippedSetups:
+    """`shipped_setup(id)`: a shipped scenario, loaded once per process and shared by its
+    games (a `Setup` is immutable): parsing a scenario with its map takes up to seconds,
+    far more than loading a game's log (docs/performance.md). Kept per league data
+    directory in use (scenarios/overrides.py), whose files replace the shipped ones."""
+
+    def __init__(self) -> None:
+        self._load = functools.cache(self._build)
+
+    def __call__(self, scenario: str) -> Setup:
+        return self._load(scenario, overrides.key())
+
+    def cache_clear(self) -> None:
+        self._load.cache_clear()
+
+    @staticmethod
+    def _build(scenario: str, _data: str) -> Setup:
+        return load_scenario(scenario)
+
+
+shipped_setup = _ShippedSetups()
 
 
 def _fingerprint(*parts: object) -> str:
@@ -710,6 +725,13 @@ class Referee:
         note = provenance_sentence(g.system.data_provenance(g.setup))
         if g.data_digest:
             lines.append(f"Data: {g.data_digest} (the scenario's map, tables and counters)")
+            now = setup_digest(g.setup)
+            if now != g.data_digest:  # e.g. the referee restarted with a league's data
+                lines.append(
+                    f"The data in use now are not those the game was created with ({now[:19]}"
+                    "...): it is played on the data in use. A rated season's next games "
+                    "need the data it began with (docs/leagues.md)."
+                )
         if note:
             lines.append(note)  # issue #19: the referee says what is reconstructed
         dl = await self.store.deadline(g.id)

@@ -25,7 +25,6 @@ from agsstart import start
 from bot import systems as bot_systems
 from bot.league_data import ConfigError, configured
 from bot.service import Caller, Referee
-from bot.service.referee import shipped_setup
 from engine import orders as o
 from engine import systems
 from engine.core import Applied
@@ -134,6 +133,27 @@ async def test_status_and_the_scenario_list_say_league_supplied(
 
 
 # --- the digest and rated seasons ------------------------------------------------------
+async def test_status_says_when_the_data_in_use_are_not_those_of_the_game(
+    tmp_path: Path,
+) -> None:
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        gid = (await ref.new_game(ALICE, "ags-korsun", seed=1, side="soviet"))[0].game
+        assert gid is not None
+        (status,) = await ref.status(ALICE, gid)
+        assert "not those the game was created with" not in status.text
+    finally:
+        await ref.close()
+    assert activate(league_crt(tmp_path)) == []  # the referee restarted with --data
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        (status,) = await ref.status(ALICE, gid)
+        assert "The data in use now are not those the game was created with" in status.text
+        assert f"the CRT (league-supplied by {WHO})" in status.text
+    finally:
+        await ref.close()
+
+
 async def test_a_league_file_changes_the_digest_and_a_rated_season_requires_its_data(
     tmp_path: Path,
 ) -> None:
@@ -149,8 +169,7 @@ async def test_a_league_file_changes_the_digest_and_a_rated_season_requires_its_
         seasons = []
         for name in ("on shipped data", "on the league's data"):
             if name == "on the league's data":
-                assert activate(d) == []
-                shipped_setup.cache_clear()  # as a restart with --data would
+                assert activate(d) == []  # loaded scenarios are kept per data directory
             await ref.leagues.create_season(MOD, cup.id, name, scenario="ags-korsun")
             season = next(s for s in await ref.store.seasons(cup.id) if s.name == name)
             for p in (ALICE, BOB):
@@ -162,7 +181,6 @@ async def test_a_league_file_changes_the_digest_and_a_rated_season_requires_its_
         assert "not created" in out[0].text and "are not the season's" in out[0].text
         # back on the shipped data: the season begun on the league's makes none either
         activate(None)
-        shipped_setup.cache_clear()
         out = await ref.leagues.start(MOD, seasons[1].id)
         assert "not created" in out[0].text and "are not the season's" in out[0].text
     finally:
