@@ -121,8 +121,8 @@ async def _game_with_deadline(ref: Referee, guild: str, n: int) -> str:
     return gid
 
 
-async def test_two_shard_processes_each_tick_only_their_own_games(tmp_path: Path) -> None:
-    db = tmp_path / "k.db"
+async def test_two_shard_processes_each_tick_only_their_own_games(store_url: str) -> None:
+    db = store_url  # SQLite, and PostgreSQL (what several bot processes share)
     clock = [NOW]
     maker = await Referee.open(db, opponents=None, clock=lambda: clock[0])
     try:
@@ -159,9 +159,9 @@ async def test_two_shard_processes_each_tick_only_their_own_games(tmp_path: Path
 
 
 async def test_after_a_restart_each_shard_process_resumes_only_its_opponents(
-    tmp_path: Path,
+    store_url: str,
 ) -> None:
-    db = tmp_path / "k.db"
+    db = store_url
     maker = await Referee.open(db)
     ids = {}
     try:
