@@ -8,6 +8,7 @@ Every key `k` of the `[mail]` table is also the environment variable `KESSEL_MAI
 from __future__ import annotations
 
 import os
+import ssl
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,11 +48,19 @@ class MailConfig:
     smtp_security: str = "starttls"
     smtp_user: str = ""
     smtp_password: str = ""
+    # the certificate authorities trusted for IMAP and SMTP TLS (a PEM file); empty: the
+    # system's (a self-hosted server with its own CA names it here)
+    ca_file: str = ""
     # Authentication-Results headers are believed only from these servers (authserv-id)
     trusted_authserv: tuple[str, ...] = ()
     max_message_bytes: int = 256 * 1024
     tick_seconds: float = 60.0
     name: str = "Kessel referee"
+
+    def tls(self) -> ssl.SSLContext:
+        """The TLS context of IMAP and SMTP: certificates checked, against `ca_file`'s
+        authorities when given."""
+        return ssl.create_default_context(cafile=self.ca_file or None)
 
     @property
     def domain(self) -> str:
@@ -163,5 +172,7 @@ def _check(cfg: MailConfig) -> None:
             raise ConfigError(f"mail setting {key}: one of {', '.join(SECURITY)}")
     if cfg.inbound == "imap" and not (cfg.imap_host and cfg.imap_user):
         raise ConfigError("reading mail by IMAP needs imap_host and imap_user (and imap_password)")
+    if cfg.ca_file and not Path(cfg.ca_file).is_file():
+        raise ConfigError(f"mail setting ca_file: there is no file {cfg.ca_file!r}")
     if not cfg.smtp_host:
         raise ConfigError("answering needs an SMTP server: set smtp_host (docs/mail.md)")

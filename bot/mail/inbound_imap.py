@@ -38,7 +38,7 @@ class Fetched:
 class ImapReader:
     def __init__(self, cfg: MailConfig, *, context: ssl.SSLContext | None = None) -> None:
         self.cfg = cfg
-        self.context = context or ssl.create_default_context()
+        self.context = context or cfg.tls()
         self.imap: imaplib.IMAP4 | None = None
         self.validity = 0
         self._tags = 0

@@ -17,6 +17,7 @@ import logging
 import sys
 import threading
 
+from bot import incident
 from bot.mail import inbound_maildir
 from bot.mail.config import ConfigError, MailConfig, load_config
 from bot.mail.desk import GUILD, Desk
@@ -76,7 +77,7 @@ class MailReferee:
             try:
                 await self.desk.tick()
             except Exception as e:  # a store or SMTP failure: the next tick tries again
-                log.warning("tick failed", extra={"error": repr(e)})
+                incident.record(e, "the mail referee's clock")
             await self._sleep(self.cfg.tick_seconds)
 
     async def _sleep(self, seconds: float) -> None:
@@ -111,6 +112,10 @@ class MailReferee:
                     log.warning("IMAP failed; retrying", extra={"error": str(e)})
                     await asyncio.to_thread(reader.close)
                     await self._sleep(min(RETRY_SECONDS, self.cfg.poll_seconds * 5))
+                except Exception as e:  # a store failure...: recorded; reading goes on
+                    incident.record(e, "reading mail by IMAP")
+                    await asyncio.to_thread(reader.close)
+                    await self._sleep(RETRY_SECONDS)
         finally:
             await asyncio.to_thread(reader.close)
 
@@ -145,6 +150,8 @@ class MailReferee:
                 await self._maildir_round()
             except OSError as e:
                 log.warning("Maildir failed; retrying", extra={"error": str(e)})
+            except Exception as e:  # a store failure...: recorded; reading goes on
+                incident.record(e, "reading mail from the Maildir")
             self.arrived.clear()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.arrived.wait(), self.cfg.poll_seconds)

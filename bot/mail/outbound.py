@@ -60,7 +60,7 @@ class Sender:
 
     def __init__(self, cfg: MailConfig, *, context: ssl.SSLContext | None = None) -> None:
         self.cfg = cfg
-        self.context = context or ssl.create_default_context()
+        self.context = context or cfg.tls()
 
     async def send(self, messages: list[EmailMessage]) -> None:
         """Send them all, or raise (OSError, smtplib.SMTPException) having sent a prefix:

@@ -19,6 +19,7 @@ import os
 import pwd
 import shutil
 import socket
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -43,11 +44,34 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 (key, cert), made by openssl."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make the test certificate")
+    key, cert = folder / "key.pem", folder / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    key.chmod(0o644)  # read by dovecot's processes too (a throw-away key)
+    return key, cert
+
+
 class Dovecot:
-    def __init__(self) -> None:
+    def __init__(self, tls: tuple[Path, Path] | None = None) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="kessel-dovecot-"))
         self.dir.chmod(0o755)  # the mail processes run as another user
         self.port = free_port()
+        self.tls_port = free_port() if tls else 0
+        self.cert = tls[1] if tls else None
+        ssl_conf = "ssl = no\ndisable_plaintext_auth = no"
+        if tls:
+            ssl_conf = (
+                f"ssl = required\nssl_cert = <{tls[1]}\nssl_key = <{tls[0]}\n"
+                "disable_plaintext_auth = yes"
+            )
         self.proc: subprocess.Popen[bytes] | None = None
         if os.geteuid() == 0:
             mail_user, internal, login = "dovecot", "dovecot", "dovenull"
@@ -71,8 +95,7 @@ state_dir = {self.dir}/state
 log_path = {self.dir}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
+{ssl_conf}
 auth_mechanisms = plain login
 first_valid_uid = 1
 first_valid_gid = 1
@@ -94,7 +117,8 @@ service imap-login {{
     port = {self.port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {self.tls_port}
   }}
 }}
 """
@@ -132,9 +156,15 @@ service imap-login {{
                 self.proc.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
 
+    def connect(self) -> imaplib.IMAP4:
+        if self.cert is None:
+            return imaplib.IMAP4("127.0.0.1", self.port, timeout=20)
+        context = ssl.create_default_context(cafile=str(self.cert))
+        return imaplib.IMAP4_SSL("127.0.0.1", self.tls_port, ssl_context=context, timeout=20)
+
     def append(self, raw: bytes, user: str = "kessel") -> int:
         """Deliver a message into `user`'s INBOX; its UID."""
-        imap = imaplib.IMAP4("127.0.0.1", self.port, timeout=20)
+        imap = self.connect()
         try:
             imap.login(user, PASSWORD)
             typ, data = imap.append("INBOX", None, None, raw)
@@ -145,7 +175,7 @@ service imap-login {{
             imap.logout()
 
     def flags(self, uid: int, user: str = "kessel") -> str:
-        imap = imaplib.IMAP4("127.0.0.1", self.port, timeout=20)
+        imap = self.connect()
         try:
             imap.login(user, PASSWORD)
             imap.select("INBOX")
@@ -163,9 +193,19 @@ def _group(user: str) -> str:
 
 @pytest.fixture
 def dovecot() -> Iterator[Dovecot]:
+    yield from _dovecot(None)
+
+
+@pytest.fixture
+def dovecot_tls(tmp_path: Path) -> Iterator[Dovecot]:
+    """Dovecot taking only TLS: implicit on `tls_port`, STARTTLS on `port`."""
+    yield from _dovecot(certificate(tmp_path))
+
+
+def _dovecot(tls: tuple[Path, Path] | None) -> Iterator[Dovecot]:
     if not os.path.exists(DOVECOT):
         unavailable("Dovecot")
-    server = Dovecot()
+    server = Dovecot(tls)
     try:
         server.start()
     except (RuntimeError, OSError) as e:
@@ -204,9 +244,11 @@ class Sink:
 
 
 class SmtpServer:
-    def __init__(self, sink: Sink, *, auth: tuple[str, str] | None = None, **kw: Any) -> None:
+    def __init__(
+        self, sink: Sink, *, auth: tuple[str, str] | None = None, port: int = 0, **kw: Any
+    ) -> None:
         self.sink = sink
-        self.port = free_port()
+        self.port = port or free_port()
 
         def check(
             server: SMTP, session: Session, envelope: Envelope, mechanism: str, data: Any

@@ -5,16 +5,14 @@ deadline reminders by mail, and unreadable mail answered in words."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 import smtplib
 import ssl
-import subprocess
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from mailplayers import REFEREE, text
-from mailservers import Sink, SmtpServer, free_port
+from mailplayers import REFEREE, Kessel, config, text
+from mailservers import Dovecot, Sink, SmtpServer, certificate, free_port
 
 from bot.mail.config import MailConfig
 from bot.mail.loop import MailReferee
@@ -22,19 +20,6 @@ from bot.mail.outbound import Sender
 from bot.service import Referee
 
 ALICE, BOB = "alice@soviet.test", "bob@german.test"
-
-
-def _cert(tmp: Path) -> tuple[Path, Path]:
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl is needed to make the test certificate")
-    key, cert = tmp / "key.pem", tmp / "cert.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
-         "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
-         "-addext", "subjectAltName=IP:127.0.0.1"],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return key, cert
 
 
 def _message(sender: str, body: str, to: str = REFEREE, mid: str = "") -> EmailMessage:
@@ -68,7 +53,7 @@ async def _wait(sink: Sink, address: str, match: str, timeout: float = 20) -> Em
 
 
 async def test_the_smtp_receiver_and_sending_with_starttls_and_auth(tmp_path: Path) -> None:
-    key, cert = _cert(tmp_path)
+    key, cert = certificate(tmp_path)
     server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     server_tls.load_cert_chain(cert, key)
     sink = Sink()
@@ -167,3 +152,83 @@ async def test_unreadable_and_oversized_mail_is_answered_in_words(tmp_path: Path
             assert sink.count() == count
         finally:
             await ref.close()
+
+
+@pytest.mark.parametrize("security", ["tls", "starttls"])
+async def test_imap_over_tls_and_starttls(
+    dovecot_tls: Dovecot, smtp_sink: tuple[Sink, int], tmp_path: Path, security: str
+) -> None:
+    """Kessel's mailbox on a server that takes TLS only, its certificate checked against
+    the `ca_file` setting (a self-hosted server's own authority)."""
+    sink, port = smtp_sink
+    cfg = config(
+        dovecot_tls,
+        port,
+        str(tmp_path / "k.db"),
+        imap_security=security,
+        imap_port=dovecot_tls.tls_port if security == "tls" else dovecot_tls.port,
+        ca_file=str(dovecot_tls.cert),
+    )
+    k = await Kessel(cfg).start()
+    try:
+        await asyncio.to_thread(dovecot_tls.append, _message(ALICE, "help").as_bytes())
+        answer = await _wait(sink, ALICE, "Kessel by e-mail")
+        assert "game new SCENARIO" in text(answer)
+    finally:
+        await k.stop()
+
+
+async def test_mail_that_cannot_be_sent_waits_in_the_outbox(tmp_path: Path) -> None:
+    from bot.mail import inbound_maildir
+
+    port = free_port()  # nothing listens there yet: the SMTP server is down
+    cfg = MailConfig(
+        address=REFEREE,
+        db=str(tmp_path / "kessel.db"),
+        inbound="maildir",
+        maildir=str(tmp_path / "md"),
+        smtp_host="127.0.0.1",
+        smtp_port=port,
+        smtp_security="none",
+    )
+    inbound_maildir.deliver(cfg.maildir, _message(ALICE, "help").as_bytes(), "1.help")
+    ref = await Referee.open(cfg.db, opponents=None)
+    try:
+        mail = MailReferee(ref, cfg)
+        await mail.run(once=True)
+        box = await ref.store.server_setting("mail", "outbox", [])
+        assert len(box) == 1  # kept, and the message counts as handled
+        assert await mail.desk.handled("<" + str(abs(hash((ALICE, "help")))) + "@players.test>")
+        sink = Sink()
+        with SmtpServer(sink, port=port):
+            await mail.desk.tick()  # the clock sends what waits
+            answer = await _wait(sink, ALICE, "Kessel by e-mail")
+        assert answer["Auto-Submitted"] == "auto-replied"
+        assert await ref.store.server_setting("mail", "outbox", []) == []
+    finally:
+        await ref.close()
+
+
+def test_kessel_mail_once_from_kessel_toml(tmp_path: Path) -> None:
+    """`kessel mail --once` as a person runs it: settings from kessel.toml (the test runs
+    in an empty directory of its own), the waiting mail answered, exit 0."""
+    import logging
+
+    from bot.cli import main
+    from bot.mail import inbound_maildir
+
+    sink = Sink()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    with SmtpServer(sink) as smtp:
+        Path("kessel.toml").write_text(
+            f'[mail]\naddress = "{REFEREE}"\ninbound = "maildir"\nmaildir = "box"\n'
+            f'smtp_host = "127.0.0.1"\nsmtp_port = {smtp.port}\nsmtp_security = "none"\n'
+        )
+        inbound_maildir.deliver("box", _message(ALICE, "games").as_bytes(), "1.games")
+        try:
+            assert main(["mail", "--once", "--db", str(tmp_path / "k.db")]) == 0
+        finally:
+            root.handlers[:], root.level = handlers, level
+        mails = sink.to(ALICE)
+    assert len(mails) == 1 and "Your games:" in text(mails[0])
