@@ -323,7 +323,9 @@ class Desk:
         mails: list[EmailMessage] = []
         for letter in await letters(self.ref, replies, sender):
             try:
-                mails.append(compose(await self._outgoing(letter, msg), self.cfg))
+                out = await self._outgoing(letter, msg)
+                if out is not None:
+                    mails.append(compose(out, self.cfg))
             except Exception as e:  # one letter that cannot be written does not stop the rest
                 incident.record(e, "composing a mail")
         sent = list(mails)
@@ -363,7 +365,7 @@ class Desk:
         await self.ref.store.set_server_setting(GUILD, "outbox", [])
         await self._send([m for m in mails if isinstance(m, EmailMessage)])
 
-    async def _outgoing(self, letter: Letter, msg: Inbound | None) -> Outgoing:
+    async def _outgoing(self, letter: Letter, msg: Inbound | None) -> Outgoing | None:
         texts = [readable(t) for t in letter.texts]
         reader = mail_caller(letter.to)
         subject = "Kessel"
@@ -409,6 +411,8 @@ class Desk:
         if letter.answer and msg is not None:
             in_reply_to = msg.message_id
             refs = (*msg.references, msg.message_id)
+        if not any(t.strip() for t in texts):
+            return None  # a public result the reader's own log has nothing new of
         footer.append("Commands: `help`.")
         body = (
             "\n\n".join(t for t in texts if t.strip())
