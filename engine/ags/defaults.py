@@ -55,9 +55,9 @@ def _paths_now(state: GameState, uid: str, opts: dict[str, object]) -> list[tupl
 
     c = results.combat(state)
     assert c is not None
-    forbidden = frozenset(c["hexes"]) if opts["role"] == "attacker" else frozenset()
+    barred = results.forbidden(state, str(opts["role"]))  # 9.77
     return retreat.legal_paths(
-        state, state.units[uid], int(str(opts["steps"])), c["origin"][uid], forbidden
+        state, state.units[uid], int(str(opts["steps"])), c["origin"][uid], barred
     )
 
 

@@ -77,6 +77,9 @@ def _overrun_declared(s: GameState, d: dict[str, Any]) -> None:
         u = s.units[uid]
         u.mp_spent += Fraction(d["cost"])  # AGS 6.16: three Movement Points
         u.moved = True
+        heavy = s.ext.get("heavy", {})
+        if 0 < int(heavy.get(uid, 0)) < 3:  # AGS-K 25.34: an overrun is a move (AGS 6.0)
+            heavy[uid] = int(heavy[uid]) + 1
     hq = d.get("hq")
     if hq:  # AGS-K 23.2, 23.21, A4: an overrun is an offensive operation of its HQ
         ops = s.ext.setdefault("operations", {})

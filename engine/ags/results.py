@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.ags import crt as table
 from engine.ags import game, retreat, scoring
+from engine.ags.zoc import controlled
 from engine.core import Ctx, Rejected
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
@@ -110,11 +111,22 @@ def proceed(ctx: Ctx, role: str) -> None:
     ctx.emit("decision_opened", side=side, decision="losses_or_retreat", options=options, rule=rule)
 
 
-def _forbidden(state: GameState, role: str) -> frozenset[HexId]:
-    """9.77: an attacker retreating after a split result avoids the defenders' hexes."""
+def forbidden(state: GameState, role: str) -> frozenset[HexId]:
+    """9.77: an attacker retreating (after a split result) never enters a hex that was
+    enemy-occupied or enemy-controlled at any time during the combat -- the defenders'
+    hexes and the zones of control of the enemy as the combat began -- unless a friendly
+    combat unit is in it (8.25)."""
     c = combat(state)
     assert c is not None
-    return frozenset(c["hexes"]) if role == "attacker" else frozenset()
+    if role != "attacker":
+        return frozenset()
+    side = str(c["side"])
+    held = game.hexes_of(state, game.enemy(side)) | {c["origin"][d] for d in c["defenders"]}
+    friends = {
+        x.hex for x in state.on_map(side) if x.hex is not None and not game.spec(state, x.id).is_hq
+    }
+    was_controlled = controlled(game.board(state), held) - friends
+    return frozenset(set(c["hexes"]) | was_controlled)
 
 
 def _paths(
@@ -125,7 +137,7 @@ def _paths(
     return {
         u.id: [
             list(p)
-            for p in retreat.legal_paths(state, u, n, c["origin"][u.id], _forbidden(state, role))
+            for p in retreat.legal_paths(state, u, n, c["origin"][u.id], forbidden(state, role))
         ]
         for u in units
     }
@@ -194,7 +206,7 @@ def answer_retreat(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> No
     if legal:
         # the current position decides (units retreated first may fill a hex, 9.74)
         legal = retreat.legal_paths(
-            state, state.units[uid], int(opts["steps"]), c["origin"][uid], _forbidden(state, role)
+            state, state.units[uid], int(opts["steps"]), c["origin"][uid], forbidden(state, role)
         )
     if not path and legal:
         raise Rejected(
@@ -205,7 +217,9 @@ def answer_retreat(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> No
     if path and path not in legal:
         raise Rejected(
             f"{uid} may not retreat by {' '.join(path)}: {_why_not(legal, opts)}",
-            "AGS 9.71, 9.73, 9.74, 9.78",
+            "AGS 9.71, 9.73, 9.74, 9.77, 9.78"
+            if role == "attacker"
+            else "AGS 9.71, 9.73, 9.74, 9.78",
         )
     ctx.emit("retreat_chosen", side=side, unit=uid)
     if path:
@@ -388,6 +402,12 @@ def advance_problem(
             return "the advance must follow the enemy's path of retreat"
         if not paths and (not b.grid.adjacent(path[0], path[1]) or b.blocked(path[1])):
             return "the second hex must be adjacent to the first"
+        if not paths and _into_river_zoc(state, side, path[0], path[1]):
+            return (
+                f"{path[1]} is across a major river in the zone of control of an enemy unit "
+                "beside the river: only the hex attacked or a path of retreat may be entered "
+                "so (AGS 10.13)"
+            )
         if side == "soviet" and any(h in game.enemy_zoc(state, side) for h in path[:-1]):
             return "an advancing Soviet unit stops on entering a German zone of control"
         foes = game.hexes_of(state, game.enemy(side))
@@ -397,6 +417,19 @@ def advance_problem(
     if stacking.stack_problem([*here, *(game.spec(state, u) for u in units)]) is not None:
         return f"{path[-1]} would be over-stacked (AGS 7.0)"
     return None
+
+
+def _into_river_zoc(state: GameState, side: str, h: HexId, n: HexId) -> bool:
+    """10.13 (A23): across a major river hexside into a hex in the zone of control of an
+    enemy unit that is itself beside the river, not held by a friendly unit. An advance
+    is exempt only into the hex attacked through that hexside or along a path of retreat
+    (10.13's exception), so this bars 9.84's free second hex."""
+    b = game.board(state)
+    if b.feature(h, n) != "major-river" or n in game.hexes_of(state, side):
+        return False
+    foes = game.hexes_of(state, game.enemy(side))
+    river = [f for f in foes if any(b.feature(f, m) == "major-river" for m in b.grid.neighbours(f))]
+    return n in controlled(b, river)
 
 
 def decline(ctx: Ctx, side: str) -> None:

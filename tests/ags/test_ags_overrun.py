@@ -213,3 +213,10 @@ def test_23_2_a4_an_overrun_is_refused_when_its_hq_has_no_operation_left() -> No
     assert rec.state.ext["operations"] == {"s-hq-40": 2}
     r = refused(rec, "german", o.Attack(units=STACK, target="0213", support=("s-hq-40",)))
     assert "AGS 4.1" in str(r)
+
+
+def test_25_34_an_overrun_is_a_move_of_a_unit_with_heavy_equipment() -> None:
+    rec = _german_turn_1((5,))  # 1-1, die 5: 1/-
+    rec.state.ext["heavy"] = {"g-11-6": 1}  # dug in (a test's set-up)
+    ok(rec, "german", o.Attack(units=STACK, target="0213"))
+    assert rec.state.ext["heavy"] == {"g-11-6": 2}  # AGS 6.0: overrun is movement; 25.34
