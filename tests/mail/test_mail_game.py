@@ -121,6 +121,9 @@ async def test_a_full_turn_of_demo_steblev_by_mail(
         # --- the sealed Air Phase -------------------------------------------------------
         await alice.reply(air, "air 2 attack 0305\ndone")
         await alice.next_mail(lambda m: "✔ soviet: air 2 attack 0305" in text(m))
+        # Bob hears that the Soviets are done, never what they flew (8.1.7)
+        told = await bob.next_mail(lambda m: "your turn" in text(m))
+        assert "0305" not in text(told) and "air 2" not in text(told)
         seen_by_bob = len(bob.inbox())
         # Bob's orders, delivered twice (one Message-ID): applied once, answered once
         twice = bob.message(
@@ -159,9 +162,9 @@ async def test_a_full_turn_of_demo_steblev_by_mail(
         assert g.state.turn == 2
 
         # --- a look: the map around a hex, in the reader's own view ------------------
-        await bob.reply(german, "map 0305 2\nstatus")
+        await bob.reply(german, "map 0305 2\nstatus\nlog 5")
         look = await bob.next_mail(lambda m: "map of game" in text(m))
-        assert pngs(look) and "Awaiting" in text(look)
+        assert pngs(look) and "Awaiting" in text(look) and "recent log" in text(look)
         # the spectator read public results only, never a seat's own lines
         watched = "\n".join(text(m) for m in carol.inbox())
         assert gid in watched and "✔" not in watched

@@ -38,7 +38,12 @@ async def test_polling_and_the_seat_passphrase(
             r"passphrase ([a-z2-7-]{14})", text(bob.latest(lambda m: "passphrase" in text(m)))
         )
         assert bob_phrase and bob_phrase[1] != phrase[1]
-        await alice.send(alice.message(f"game {gid}\npassphrase {phrase[1]}\ndone", to=REFEREE))
+        proof = f"game {gid}\npassphrase {phrase[1]}\n"
+        await alice.send(alice.message(proof + "move s-180 0509", to=REFEREE))
+        await alice.next_mail(lambda m: "✔ soviet: move s-180 0509" in text(m))
+        await alice.send(alice.message(proof + "undo", to=REFEREE))
+        await alice.next_mail(lambda m: "Undone: soviet: move s-180 0509" in text(m))
+        await alice.send(alice.message(proof + "done", to=REFEREE))
         await alice.next_mail(lambda m: "✔ soviet: done" in text(m))
         assert (await k.ref.game(gid)).head > head
     finally:
