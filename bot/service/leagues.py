@@ -40,7 +40,9 @@ from bot.service.model import Caller, Refusal, Reply
 from bot.store_leagues import EntrantRow, LeagueRow, PairingRow, SeasonRow
 from engine import numbers
 from engine.digest import setup_digest
+from engine.systems import of as system_of
 from scenarios import list_scenarios, load_scenario
+from scenarios.overrides import LEAGUE_SUPPLIED as LEAGUE
 
 if TYPE_CHECKING:
     from bot.service.game import LiveGame
@@ -130,8 +132,11 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
         if format == "swiss" and not (rounds and 1 <= rounds <= 20):
             raise Refusal("a Swiss needs its number of rounds, 1 to 20 (e.g. rounds 5)")
         settings: dict[str, Any] = {"scenario": scenario, "rated": rated, "round": 0}
+        setup = load_scenario(scenario)
         if rated:  # the data its rated games must play (engine/digest.py, issue #19)
-            settings["data_digest"] = setup_digest(load_scenario(scenario))
+            settings["data_digest"] = setup_digest(setup)
+        # the parts of a league's own data directory (scenarios/overrides.py), said
+        own = [p for p, v in system_of(setup).data_provenance(setup).items() if LEAGUE in v]
         if campaign:
             settings["campaign"] = campaign
         if rounds:
@@ -158,6 +163,7 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
             + (", sides by VP bids" if bids else "")
             + (f", the campaign {campaign}" if campaign else "")
             + (f"; data {settings['data_digest'][:19]}..." if rated else "")
+            + (f"; the league's own data: {', '.join(own)}" if own else "")
             + f". Sign up with `league join {row.id}`."
         )
         return [Reply("caller", text, kind="result"), _announce(text, row.channel)]

@@ -170,7 +170,9 @@ async def test_a_league_file_changes_the_digest_and_a_rated_season_requires_its_
         for name in ("on shipped data", "on the league's data"):
             if name == "on the league's data":
                 assert activate(d) == []  # loaded scenarios are kept per data directory
-            await ref.leagues.create_season(MOD, cup.id, name, scenario="ags-korsun")
+            out = await ref.leagues.create_season(MOD, cup.id, name, scenario="ags-korsun")
+            said = "the league's own data: the CRT" in out[0].text
+            assert said == (name == "on the league's data"), out[0].text
             season = next(s for s in await ref.store.seasons(cup.id) if s.name == name)
             for p in (ALICE, BOB):
                 await ref.leagues.join(p, season.id)
