@@ -530,3 +530,33 @@ async def test_the_opponents_in_memory_are_bounded_by_the_cache_of_games(tmp_pat
         assert sum(r() is not None for r in made) <= 2
     finally:
         await ref.close()
+
+
+async def test_the_last_input_and_who_played_are_read_back_past_the_snapshot(
+    tmp_path: Path,
+) -> None:
+    """Right after a snapshot the game in memory holds no input: local play's `SIDE: undo`
+    check and a league result's "started" read the last inputs back from the store."""
+    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock(), snapshot_every=4)
+    try:
+        gid = await _game(ref)
+        g = await ref.game(gid)
+        rng = random.Random(7)
+        for _ in range(40):
+            await _play(ref, gid, 1, rng)
+            if not g.record.entries and not complete(g.record):
+                break
+        assert not g.record.entries and not complete(g.record)  # a snapshot just written
+        whole = await ref.whole_record(g)
+        last = await ref.last_input(g)
+        assert last is not None and last.line == whole.entries[-1].line
+        assert last.side == whole.entries[-1].side
+        assert await ref.played_sides(g) == {e.side for e in whole.entries}
+        for _ in range(20):  # until the Germans have played too
+            if {"soviet", "german"} <= {e.side for e in whole.entries}:
+                break
+            await _play(ref, gid, 4, rng)
+            whole = await ref.whole_record(g)
+        assert await ref.played_sides(g) == {"soviet", "german"}
+    finally:
+        await ref.close()

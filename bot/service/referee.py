@@ -35,7 +35,7 @@ from bot.service.announce import announcements
 from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
 from bot.service.history import last_lines, lines_for
 from bot.service.model import DEFAULT_SETTINGS, Caller, Refusal, Reply
-from bot.service.tail import Kept, Past, TailRecord, complete, newest_first, rebased
+from bot.service.tail import Past, TailRecord, complete, newest_first, rebased
 from bot.store import (
     Conflict,
     GameRow,
@@ -321,14 +321,18 @@ class Referee:
         rec = g.record
         return Past(self.store, g.id, rec) if isinstance(rec, TailRecord) else None
 
-    async def last_input(self, g: LiveGame) -> Entry | Kept | None:
-        """The last input the game keeps (its side and line), None before the first."""
+    async def last_input(self, g: LiveGame) -> Entry | None:
+        """The last input the game keeps, None before the first."""
         if g.record.entries or complete(g.record):
             return g.record.entries[-1] if g.record.entries else None
         past = self._past(g)
         assert past is not None
         await past.more(1)
-        return past.inputs[0] if past.inputs else None
+        if not past.inputs:
+            return None
+        last = past.inputs[0]
+        order = parse_order(last.line)
+        return None if order is None else Entry(last.side, order, last.events)
 
     async def played_sides(self, g: LiveGame, enough: int = 2) -> set[str]:
         """The sides that have given an input, read back until `enough` are found."""
