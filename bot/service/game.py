@@ -4,7 +4,8 @@ game record, rebuilt from the stored log.
 The log is the truth. Folding it: an `input` record appends an engine input with the
 events it caused; `undo` takes the last one back; `rollback` truncates to a number of
 inputs. The engine state is then a replay of the kept events (no dice are re-rolled),
-or a stored snapshot plus the events after it when no undo or rollback came since.
+or a stored snapshot plus the events after it when no undo or rollback came since; the
+record then holds only the inputs after that snapshot (bot/service/tail.py, issue #21).
 """
 
 from __future__ import annotations
