@@ -9,6 +9,7 @@
                [--view SIDE|spectator|moderator]
     kessel moves SCENARIO UNIT [--orders FILE]   where a unit may move now, with costs
     kessel validate PATH|ID      check a map, countersheet or scenario; list every problem
+    kessel validate --data DIR [PATH|ID]   check a league's data directory (docs/ags.md)
     kessel buildmap ID [--check]  rebuild scenarios/maps/ID.yaml from its geography (docs/maps.md)
     kessel render SCENARIO|RECORD [--view SIDE|spectator|moderator]
                [--around HEX --radius N | --box HEX HEX] [--zoom Z] [--out FILE.png]
@@ -23,6 +24,9 @@
 
 Every `--db` takes a file (or `sqlite:FILE`) or a `postgresql://user@host/db` URL
 (docs/deploy.md); so does KESSEL_DB.
+
+The commands that play take `--data DIR` (else KESSEL_DATA, else kessel.toml's [league]
+data): a league's data files in place of the shipped ones (issue #19, docs/ags.md).
 
 Exit status: 0 ok, 1 a bad file or argument, 2 a rejected order.
 """
