@@ -29,14 +29,16 @@ LEAGUE_SUPPLIED = "league-supplied"
 MAX_FILES = 200  # an override replaces a few files; a directory of thousands is a mistake
 
 _process: Path | None = None  # the override directory of this process (resolved), if any
-_UNSET = object()
-_scoped: contextvars.ContextVar[object] = contextvars.ContextVar("kessel_data", default=_UNSET)
+# inside `scoped`: (the directory or None); outside: None, the process's directory applies
+_scoped: contextvars.ContextVar[tuple[Path | None] | None] = contextvars.ContextVar(
+    "kessel_data", default=None
+)
 
 
 def current() -> Path | None:
     """The override directory the loaders read now, or None (the shipped files only)."""
     scoped = _scoped.get()
-    return _process if scoped is _UNSET else scoped  # type: ignore[return-value]
+    return _process if scoped is None else scoped[0]
 
 
 def key() -> str:
@@ -55,7 +57,7 @@ def use(directory: Path | None) -> None:
 @contextmanager
 def scoped(directory: Path | None) -> Iterator[None]:
     """Load with `directory` as the override (None: the shipped files) inside the block."""
-    token = _scoped.set(None if directory is None else Path(directory).resolve())
+    token = _scoped.set((None if directory is None else Path(directory).resolve(),))
     try:
         yield
     finally:
