@@ -20,6 +20,10 @@ from bot.mail.identity import address_of
 from bot.service import Caller, Referee, Refusal, Reply
 from bot.service.roles import moderator_readers
 
+# the service's "server" of games made by mail, and the key space of the transport's
+# settings in the store (ledger, outbox, threads, the IMAP mark, the secret)
+GUILD = "mail"
+
 
 @dataclass
 class Letter:

@@ -19,35 +19,21 @@ import hashlib
 import logging
 import re
 import secrets
-import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from email.message import EmailMessage
-from typing import Any
 
 from bot import incident
 from bot.mail import identity
-from bot.mail.commands import HELP, Plan, PlanError, Step, map_args, plan
+from bot.mail.commands import Plan, PlanError, plan
 from bot.mail.config import MailConfig
-from bot.mail.deliver import Letter, letters, mail_caller
-from bot.mail.outbound import Outgoing, Sender, compose
+from bot.mail.deliver import GUILD, letters, mail_caller
+from bot.mail.outbound import Sender, compose
 from bot.mail.parse import Inbound, MailError, read_message
+from bot.mail.steps import refusal_text, run_step
+from bot.mail.writing import Writer
 from bot.service import Caller, Referee, Refusal, Reply
-from bot.terminal import plain
-from engine.notation import USAGE
-from engine.numbers import NumberError, shown, whole
 
 log = logging.getLogger("kessel.mail")
-GUILD = "mail"  # the service's "server" of games made by mail (one channel, "mail")
-_STAMP = re.compile(r"<t:(\d{1,12}):[a-zA-Z]>")
-
-
-def utc(ts: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ts))
-
-
-def readable(text: str) -> str:
-    """A service text (written for Discord) for a mail: no markdown, UTC times."""
-    return plain(_STAMP.sub(lambda m: utc(float(m[1])), text))
 
 
 @dataclass
@@ -65,6 +51,7 @@ class Desk:
         self.cfg = cfg
         self.sender = sender
         self._secret = cfg.secret
+        self.writer = Writer(ref, cfg, self.secret)
 
     # --- state kept in the store ------------------------------------------------------
     async def secret(self) -> str:
@@ -159,9 +146,9 @@ class Desk:
         out: list[Reply] = []
         for step in p.steps:
             try:
-                out += await self._step(step, p, msg, caller, gid)
+                out += await run_step(self.ref, step, p, msg, caller, gid)
             except Refusal as e:
-                out.append(_error(_refusal_text(step, e), gid))
+                out.append(_error(refusal_text(step, e), gid))
                 if step.verb in ("orders-block", "new", "join"):
                     break  # what follows was written on the assumption it worked
             except PlanError as e:
@@ -215,96 +202,6 @@ class Desk:
             "Nothing was changed."
         )
 
-    async def _step(
-        self, step: Step, p: Plan, msg: Inbound, caller: Caller, gid: str | None
-    ) -> list[Reply]:
-        v, args = step.verb, step.args
-        ref = self.ref
-        if v == "help":
-            if args and args[0].lower() in USAGE:
-                return [Reply("caller", f"{args[0].lower()}: {USAGE[args[0].lower()]}", game=gid)]
-            return [Reply("caller", HELP, game=None)]
-        if v == "orders":
-            return [Reply("caller", "\n".join(USAGE.values()), game=gid)]
-        if v == "games":
-            found = await ref.games(caller, mine=True)
-            lines = [
-                f"{x['id']}: {x['name']}, {x['where']} (you: {', '.join(x['mine']) or 'watch'})"
-                for x in found
-            ]
-            return [Reply("caller", "Your games:\n" + ("\n".join(lines) or "none yet"))]
-        if v == "new":
-            return await self._new(args, caller)
-        if v in ("join", "watch"):
-            if v == "watch":
-                args = [*args[:1], "spectator"]
-            if len(args) != 2:
-                raise PlanError("join GAME SIDE, or join GAME spectator")
-            out = await ref.join(caller, args[0].lower(), args[1].lower())
-            return [_welcome(r) for r in out]
-        if gid is None:
-            raise Refusal(
-                "which game? Reply to a mail of the game, or write a line `game GAME` "
-                "(`games` lists yours)"
-            )
-        if v == "orders-block":
-            return await ref.orders(
-                caller, gid, p.block, key="mail:" + msg.message_id, expect=p.expect
-            )
-        if v == "status":
-            return await ref.status(caller, gid)
-        if v == "decision":
-            return await ref.decision(caller, gid)
-        if v == "log":
-            new = bool(args) and args[0].lower() in ("new", "since")
-            limit = 40
-            if args and not new:
-                try:
-                    limit = whole(args[0], "the number of log lines", 1, 1000)
-                except NumberError as e:
-                    raise PlanError(str(e)) from None
-            return await ref.history(caller, gid, since_last=new, limit=limit)
-        if v == "map":
-            around, radius = map_args(args)
-            g = await ref.reach(caller, gid)
-            where = f"around {around}" if around else "where your counters are"
-            return [
-                Reply(
-                    "caller",
-                    f"The map of game {g.id} as you see it ({where}) is attached.",
-                    game=g.id,
-                    map_viewer="own",
-                    data={"map_around": around, "map_radius": radius} if around else {},
-                )
-            ]
-        if v == "undo":
-            return await ref.undo(caller, gid)
-        if v == "resign":
-            return await ref.resign(caller, gid)
-        if v == "leave":
-            return await ref.leave(caller, gid)
-        if v == "mod":
-            return await ref.mod(caller, gid, " ".join(args), key="mail:" + msg.message_id)
-        raise PlanError(f"'{shown(v, 20)}' is not a command (`help` lists them)")
-
-    async def _new(self, args: list[str], caller: Caller) -> list[Reply]:
-        scenario, rest = args[0], [a.lower() for a in args[1:]]
-        seed: int | None = None
-        side: str | None = None
-        while rest:
-            word = rest.pop(0)
-            if word == "seed" and rest:
-                try:
-                    seed = whole(rest.pop(0), "the seed", 0, 2**63 - 1)
-                except NumberError as e:
-                    raise PlanError(str(e)) from None
-            elif side is None:
-                side = word
-            else:
-                raise PlanError("game new SCENARIO [SIDE] [seed N]")
-        out = await self.ref.new_game(caller, scenario, seed=seed, side=side)
-        return [_welcome(r) for r in out]
-
     # --- the clock --------------------------------------------------------------------
     async def tick(self) -> list[EmailMessage]:
         """Reminders and expired deadlines (the service's tick), then the outbox."""
@@ -323,7 +220,7 @@ class Desk:
         mails: list[EmailMessage] = []
         for letter in await letters(self.ref, replies, sender):
             try:
-                out = await self._outgoing(letter, msg)
+                out = await self.writer.outgoing(letter, msg)
                 if out is not None:
                     mails.append(compose(out, self.cfg))
             except Exception as e:  # one letter that cannot be written does not stop the rest
@@ -365,130 +262,6 @@ class Desk:
         await self.ref.store.set_server_setting(GUILD, "outbox", [])
         await self._send([m for m in mails if isinstance(m, EmailMessage)])
 
-    async def _outgoing(self, letter: Letter, msg: Inbound | None) -> Outgoing | None:
-        texts = [readable(t) for t in letter.texts]
-        reader = mail_caller(letter.to)
-        subject = "Kessel"
-        footer: list[str] = []
-        reply_to = self.cfg.address
-        png = None
-        refs: tuple[str, ...] = ()
-        in_reply_to = None
-        if letter.game:
-            g = await self.ref.game(letter.game)
-            reader = replace(reader, guild=g.row.guild, channel=g.row.channel)
-            subject = await self._subject(letter.game)
-            seat = _seat_of(g, reader.id)
-            if seat == identity.WATCH_SEAT:
-                footer.append(f"Game {g.id}: you watch it.")
-            elif seat is not None:
-                key = await self.secret()
-                tok = identity.token(key, g.id, seat, letter.to)
-                reply_to = identity.seat_address(self.cfg.address, g.id, seat, tok)
-                footer.append(
-                    f"Game {g.id}: {_seat_words(seat)}. Your seat address is {reply_to}: "
-                    "reply to this mail (its Reply-To) to answer."
-                )
-                if letter.welcome:
-                    footer.append(
-                        "If your mail program cannot write to that address, write to "
-                        f"{self.cfg.address} with the lines `game {g.id}` and `passphrase "
-                        f"{identity.passphrase(key, g.id, seat, letter.to)}`. Keep both secret: "
-                        "they prove it is you."
-                    )
-            if g.status == "active":
-                footer.append(
-                    f"Position: event {g.last_event}. A line `expect {g.last_event}` refuses "
-                    "your orders if the game moved on before they arrive."
-                )
-            if letter.catch_up and seat not in (None, identity.MOD_SEAT, identity.WATCH_SEAT):
-                texts += await self._catch_up(reader, g.id, texts)
-            if letter.map:
-                png = await self._map(reader, letter)
-            last = await self.ref.store.server_setting(GUILD, f"thread:{g.id}:{letter.to}")
-            if isinstance(last, str):
-                in_reply_to, refs = last, (last,)
-        if letter.answer and msg is not None:
-            in_reply_to = msg.message_id
-            refs = (*msg.references, msg.message_id)
-        if not any(t.strip() for t in texts):
-            return None  # a public result the reader's own log has nothing new of
-        footer.append("Commands: `help`.")
-        body = (
-            "\n\n".join(t for t in texts if t.strip())
-            + "\n\n-- \n"
-            + "\n".join(readable(x) for x in footer)
-            + "\n"
-        )
-        return Outgoing(
-            to=letter.to,
-            subject=subject,
-            text=body,
-            reply_to=reply_to,
-            in_reply_to=in_reply_to,
-            references=refs,
-            png=png,
-            png_name=f"kessel-{letter.game}.png",
-            answer=letter.answer,
-            game=letter.game,
-        )
-
-    async def _subject(self, gid: str) -> str:
-        """The game, its turn and phase, and the deadline in UTC."""
-        g = await self.ref.game(gid)
-        if g.status == "over" or g.state.over:
-            return f"Kessel {g.id} · {g.row.name} · game over"
-        if g.status == "open":
-            return f"Kessel {g.id} · {g.row.name} · waiting for players"
-        due = await self.ref.store.deadline(g.id)
-        when = f"deadline {utc(due[1])}" if due and g.status == "active" else "no deadline"
-        paused = " · paused" if g.status == "paused" else ""
-        return f"Kessel {g.id} · turn {g.state.turn} · {g.where()}{paused} · {when}"
-
-    async def _catch_up(self, reader: Caller, gid: str, texts: list[str]) -> list[str]:
-        try:
-            out = await self.ref.history(reader, gid, since_last=True, limit=200)
-        except Refusal:
-            return []
-        lines = [readable(r.text) for r in out if "nothing new" not in r.text]
-        return [x for x in lines if x not in texts]
-
-    async def _map(self, reader: Caller, letter: Letter) -> bytes | None:
-        try:
-            return await self.ref.map_png(
-                reader,
-                letter.game or "",
-                around=letter.map_around,
-                radius=letter.map_radius,
-                whole=letter.map_whole,
-            )
-        except Refusal as e:
-            log.warning("no map", extra={"game": letter.game, "error": str(e)})
-            return None
-
-
-def _seat_of(g: Any, user: str) -> str | None:
-    sides = g.sides_of(user)
-    if sides:
-        return str(sides[0])
-    if g.is_moderator(user):
-        return identity.MOD_SEAT
-    if g.is_spectator(user):
-        return identity.WATCH_SEAT
-    return None
-
-
-def _seat_words(seat: str) -> str:
-    if seat == identity.MOD_SEAT:
-        return "you moderate it"
-    if seat == identity.WATCH_SEAT:
-        return "you watch it"
-    return f"you play {seat}"
-
-
-def _welcome(r: Reply) -> Reply:
-    return replace(r, data=r.data | {"welcome": True}) if r.to == "caller" else r
-
 
 def _too_large(limit: int) -> str:
     return (
@@ -499,14 +272,3 @@ def _too_large(limit: int) -> str:
 
 def _error(text: str, game: str | None = None) -> Reply:
     return Reply("caller", text, game=game, kind="error")
-
-
-def _refusal_text(step: Step, e: Refusal) -> str:
-    text = str(e)
-    if e.rule and e.rule not in text:
-        text += f" ({e.rule})"
-    if step.verb == "orders-block":
-        if "applied" not in text.lower():
-            text += " Nothing of this block was applied."
-        return f"Not applied: {text}"
-    return f"{step.verb}: {text}"

@@ -20,7 +20,8 @@ import threading
 from bot import incident
 from bot.mail import inbound_maildir
 from bot.mail.config import ConfigError, MailConfig, load_config
-from bot.mail.desk import GUILD, Desk
+from bot.mail.deliver import GUILD
+from bot.mail.desk import Desk
 from bot.mail.inbound_imap import ImapError, ImapReader
 from bot.mail.outbound import Sender
 from bot.service import Referee
