@@ -284,16 +284,17 @@ def _overrun_end(ctx: Ctx) -> None:
     state = ctx.state
     c = combat(state)
     assert c is not None
-    movers = [u.id for u in affected(state, "attacker") if u.hex == c["origin"][u.id]]
+    # 6.17: an HQ in the overrunners' hex shares their adverse results but is not one of
+    # them: it neither moves in (6.24) nor is stopped (6.22, 6.23)
+    overrunners = [u for u in affected(state, "attacker") if not game.spec(state, u.id).is_hq]
+    movers = [u.id for u in overrunners if u.hex == c["origin"][u.id]]
     (target,) = c["hexes"]
     clean = c["results"]["attacker"] == "-" and not c["engaged"]
     held = any(u.side != c["side"] for u in state.units_at(target))
-    if clean and not held and len(movers) == len(affected(state, "attacker")):
+    if clean and not held and movers and len(movers) == len(overrunners):
         ctx.emit("advanced", side=c["side"], units=movers, path=[target], overrun=True)
     else:
-        ctx.emit(
-            "overrun_stopped", side=c["side"], units=[u.id for u in affected(state, "attacker")]
-        )
+        ctx.emit("overrun_stopped", side=c["side"], units=[u.id for u in overrunners])
     ctx.emit("combat_closed", side=c["side"])
 
 

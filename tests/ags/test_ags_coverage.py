@@ -80,3 +80,14 @@ def test_9_15_11_33_a_soviet_unit_attacks_only_within_an_hq_command_radius() -> 
     r = refused(rec, "soviet", o.Attack(units=("s-rd-375",), target="0214"))
     assert "AGS 9.15, 11.33" in str(r)
     assert not game.in_supply(rec.state, rec.state.units["s-rd-375"])  # 11.34, 12.14
+
+
+def test_6_17_an_hq_in_the_overrunners_hex_neither_moves_in_nor_stops() -> None:
+    rec = start(korsun(), 1, dice=(2,))
+    rec.state.units["s-hq-2tk"].hex = "0611"  # with the supported corps (a test's set-up)
+    ok(rec, "soviet", o.Attack(units=("s-gd-tc-5",), target="0711"))  # 36 / 2 to 3: 6-1, -/2
+    ok(rec, "german", o.Losses(units=("g-79-16", "g-79-16")))  # both steps: eliminated
+    s = rec.state
+    assert s.units["s-gd-tc-5"].hex == "0711"  # 6.24: the overrunner moves in
+    assert s.units["s-hq-2tk"].hex == "0611"  # 6.17: the HQ took no part
+    assert moves.why_immobile(s, s.units["s-hq-2tk"]) is None
