@@ -111,6 +111,14 @@ def _charset(name: str | None) -> str:
         return "utf-8"
 
 
+_AWAY = re.compile(
+    r"^(auto(matic)?[ -]?(reply|response|antwort)|out of (the )?office|abwesend|abwesenheit|"
+    r"r[ée]ponse automatique|respuesta autom[áa]tica|undeliver(able|ed) mail|"
+    r"delivery status notification)\b",
+    re.I,
+)
+
+
 def _automatic(msg: Message, h: dict[str, str], sender: str) -> str:
     """Why this message was written by a machine (RFC 3834 and common practice), or ""."""
     auto = h.get("auto-submitted", "no").strip().lower()
@@ -118,9 +126,11 @@ def _automatic(msg: Message, h: dict[str, str], sender: str) -> str:
         return f"Auto-Submitted: {auto}"
     if h.get("precedence", "").strip().lower() in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {h['precedence'].strip()}"
-    for key in ("x-autoreply", "x-autorespond", "x-auto-response-suppress", "list-id"):
-        if key in h and (key != "x-auto-response-suppress" or "oof" in h[key].lower()):
+    for key in ("x-autoreply", "x-autorespond", "list-id"):
+        if key in h:
             return f"{key} header"
+    if _AWAY.match(h.get("subject", "").strip()):
+        return "an out-of-office reply (its subject)"  # some send no header at all
     if LOOP_HEADER.lower() in h:
         return "Kessel's own message (a mail loop)"
     local = sender.partition("@")[0]

@@ -81,7 +81,11 @@ def test_automatic_mail_is_recognised() -> None:
     assert read_message(_mail("x", From="MAILER-DAEMON@mx.test")).automatic
     assert read_message(_mail("x", X_Kessel_Loop="referee.test")).automatic
     assert read_message(_mail("x", List_Id="<games.list.test>")).automatic
+    assert read_message(_mail("x", Subject="Out of Office: back on Monday")).automatic
+    assert read_message(_mail("x", Subject="Automatic reply: orders")).automatic
     assert not read_message(_mail("x", Auto_Submitted="no")).automatic
+    # a person's mail asking robots not to answer it is still a person's mail
+    assert not read_message(_mail("x", X_Auto_Response_Suppress="OOF, AutoReply")).automatic
 
 
 def test_seat_tokens_and_passphrases_are_keyed_and_bound_to_the_address() -> None:
