@@ -232,3 +232,44 @@ def test_kessel_mail_once_from_kessel_toml(tmp_path: Path) -> None:
             root.handlers[:], root.level = handlers, level
         mails = sink.to(ALICE)
     assert len(mails) == 1 and "Your games:" in text(mails[0])
+
+
+async def test_a_message_handled_again_after_a_crash_is_applied_once(tmp_path: Path) -> None:
+    """The crash between applying a message's orders and recording its Message-ID as
+    handled: handled again, the service's request key (the Message-ID) applies it once
+    and gives the same answer."""
+    sink = Sink()
+    with SmtpServer(sink) as smtp:
+        cfg = MailConfig(
+            address=REFEREE,
+            db=str(tmp_path / "kessel.db"),
+            inbound="maildir",
+            smtp_host="127.0.0.1",
+            smtp_port=smtp.port,
+            smtp_security="none",
+            secret="s",
+        )
+        ref = await Referee.open(cfg.db, opponents=None)
+        try:
+            desk = MailReferee(ref, cfg).desk
+            await desk.handle(_message(ALICE, "game new demo-steblev soviet seed 3").as_bytes())
+            gid = str(sink.to(ALICE)[-1]["Subject"]).split()[1]
+            await desk.handle(_message(BOB, f"join {gid} german").as_bytes())
+            seat = str(sink.to(ALICE)[-1]["Reply-To"])
+            orders = _message(ALICE, "move s-180 0509", to=seat, mid="<once@soviet.test>")
+            first = await desk.handle(orders.as_bytes(), (seat,))
+            g = await ref.game(gid)
+            head = g.head
+            await ref.store.set_server_setting("mail", desk._ledger_key("<once@soviet.test>"), None)
+            again = await desk.handle(orders.as_bytes(), (seat,))
+            assert (await ref.game(gid)).head == head
+            inputs = [r.body["line"] for r in await ref.store.log(gid) if r.kind == "input"]
+            assert inputs.count("soviet: move s-180 0509") + inputs.count("move s-180 0509") == 1
+            assert [text(m).split("-- ")[0] for m in first.sent if m["To"] == ALICE] == [
+                text(m).split("-- ")[0] for m in again.sent if m["To"] == ALICE
+            ]
+            # and once recorded, a third copy is not answered at all
+            third = await desk.handle(orders.as_bytes(), (seat,))
+            assert third.what == "duplicate" and not third.sent
+        finally:
+            await ref.close()
