@@ -9,6 +9,7 @@ first order line stands):
     expect N                  refuse the orders if the game moved past event N meanwhile
     passphrase XXXX-XXXX-XXXX the seat's passphrase (for mail to the plain address)
     game new SCENARIO [SIDE] [seed N]    join GAME SIDE|spectator    leave
+    opponent SIDE             the built-in opponent takes that side
     status   map [HEX [RADIUS]]   log [new|N]   decision   games   help [ORDER]
     undo   resign   mod COMMAND...
 """
@@ -22,9 +23,9 @@ from engine.numbers import NumberError, shown, whole
 
 CONTROL = frozenset({"expect", "passphrase"})
 LOOKS = frozenset({"status", "map", "log", "help", "decision", "games", "orders"})
-ACTS = frozenset({"join", "watch", "leave", "undo", "resign", "mod", "new"})
+ACTS = frozenset({"join", "watch", "leave", "undo", "resign", "mod", "new", "opponent"})
 # the commands that act for a seat: proven by the seat address or passphrase
-SEATED = frozenset({"orders-block", "undo", "resign", "leave", "mod"})
+SEATED = frozenset({"orders-block", "undo", "resign", "leave", "mod", "opponent"})
 
 
 class PlanError(Exception):
@@ -126,6 +127,7 @@ Lines that help:
 Commands:
   game new SCENARIO [SIDE] [seed N]   start a game (demo-steblev, korsun-1944, ...)
   join GAME SIDE|spectator   take a seat, or watch
+  opponent SIDE              the built-in opponent plays SIDE (from your seat address)
   status                     where the game is, who is awaited, your open decisions
   map [HEX [RADIUS]]         the map as you see it, attached as a PNG
   log [new|N]                the turn log, what is new since your last input, the last N lines

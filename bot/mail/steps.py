@@ -72,6 +72,10 @@ async def run_step(
                 data={"map_around": around, "map_radius": radius} if around else {},
             )
         ]
+    if v == "opponent":
+        if len(args) != 1:
+            raise PlanError("opponent SIDE, e.g. opponent german")
+        return await ref.seat_ai(caller, gid, args[0])
     if v == "undo":
         return await ref.undo(caller, gid)
     if v == "resign":

@@ -273,3 +273,33 @@ async def test_a_message_handled_again_after_a_crash_is_applied_once(tmp_path: P
             assert third.what == "duplicate" and not third.sent
         finally:
             await ref.close()
+
+
+async def test_playing_the_built_in_opponent_by_mail(tmp_path: Path) -> None:
+    sink = Sink()
+    with SmtpServer(sink) as smtp:
+        cfg = MailConfig(
+            address=REFEREE,
+            db=str(tmp_path / "kessel.db"),
+            inbound="maildir",
+            smtp_host="127.0.0.1",
+            smtp_port=smtp.port,
+            smtp_security="none",
+        )
+        ref = await Referee.open(cfg.db)  # with the built-in opponents
+        try:
+            desk = MailReferee(ref, cfg).desk
+            await desk.handle(_message(ALICE, "game new demo-steblev soviet seed 3").as_bytes())
+            made = sink.to(ALICE)[-1]
+            gid = str(made["Subject"]).split()[1]
+            seat = str(made["Reply-To"])
+            # from the plain address, the seat is not proven: refused
+            await desk.handle(_message(ALICE, f"game {gid}\nopponent german").as_bytes())
+            assert "Not applied" in text(sink.to(ALICE)[-1])
+            await desk.handle(_message(ALICE, "opponent german", to=seat).as_bytes(), (seat,))
+            mine = "\n".join(text(m) for m in sink.to(ALICE))
+            assert "The built-in opponent plays german" in mine and "your turn" in mine
+            g = await ref.game(gid)
+            assert g.status == "active" and g.ai_sides() == ["german"]
+        finally:
+            await ref.close()
