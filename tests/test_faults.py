@@ -31,7 +31,7 @@ import pytest
 
 from bot.service import Caller, Referee, Refusal
 from bot.service.game import fold
-from bot.store import LogRecord, Store, StoreError
+from bot.store import LogRecord, Store, StoreError, is_postgres_url
 
 ROOT = Path(__file__).resolve().parent.parent
 ALICE = Caller("u-a", "Alice", guild="g", channel="c")
@@ -148,7 +148,7 @@ def _drain(q: queue.Queue[str], seen: list[str], seconds: float) -> None:
             return
 
 
-async def _new_game(db: Path) -> str:
+async def _new_game(db: Path | str) -> str:
     ref = await Referee.open(db, opponents=None)
     try:
         out = await ref.new_game(ALICE, "demo-steblev", seed=1, side="soviet")
@@ -160,12 +160,45 @@ async def _new_game(db: Path) -> str:
         await ref.close()
 
 
-def _check_file(db: Path, acked: dict[str, tuple[str, int, int]]) -> dict[str, int]:
-    """The file after a kill: sound, every acknowledged input once, nothing half-written.
-    Returns the inputs per game."""
-    con = sqlite3.connect(db)
+class _Reader:
+    """Reads the database after a kill with a connection of its own: the SQLite file with
+    sqlite3, a PostgreSQL database (issue #21) with the store's `_all`."""
+
+    def __init__(self, db: Path | str) -> None:
+        self._con = None if is_postgres_url(db) else sqlite3.connect(db)
+        if self._con is None:  # a loop of its own, for the store's coroutines
+            self._loop = asyncio.new_event_loop()
+            self._store = self._loop.run_until_complete(Store.open(db))
+
+    def execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        if self._con is not None:
+            return self._con.execute(sql, args)
+        rows = self._loop.run_until_complete(self._store._all(sql, args))
+        return _Rows(tuple(r) for r in rows)
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            return
+        self._loop.run_until_complete(self._store.close())
+        self._loop.close()
+
+
+class _Rows(list[tuple[Any, ...]]):
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        return list(self)
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        return self[0] if self else None
+
+
+def _check_file(db: Path | str, acked: dict[str, tuple[str, int, int]]) -> dict[str, int]:
+    """The database after a kill: sound, every acknowledged input once, nothing
+    half-written. Returns the inputs per game."""
+    con = _Reader(db)
     try:
-        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        if not is_postgres_url(db):
+            assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         heads = dict(con.execute("SELECT id, head FROM games").fetchall())
         requests = {k: (g, s) for k, g, s in con.execute("SELECT key, game_id, seq FROM requests")}
         inputs = {}
@@ -199,13 +232,13 @@ def _check_file(db: Path, acked: dict[str, tuple[str, int, int]]) -> dict[str, i
         con.close()
 
 
-def at_of(con: sqlite3.Connection, gid: str, seq: int) -> dict[str, Any]:
+def at_of(con: Any, gid: str, seq: int) -> dict[str, Any]:
     row = con.execute("SELECT kind, body FROM log WHERE game_id = ? AND seq = ?", (gid, seq))
     kind, body = row.fetchone()
     return {"kind": kind, **json.loads(body)}
 
 
-async def _plays_on(db: Path, games: list[str]) -> None:
+async def _plays_on(db: Path | str, games: list[str]) -> None:
     ref = await Referee.open(db, opponents=None)
     try:
         for gid in games:
@@ -228,8 +261,9 @@ async def _plays_on(db: Path, games: list[str]) -> None:
 @pytest.mark.parametrize(
     "rounds", [8, pytest.param(40, marks=pytest.mark.slow)], ids=lambda n: f"{n}-kills"
 )
-def test_killed_during_writes_loses_and_doubles_nothing(tmp_path: Path, rounds: int) -> None:
-    db = tmp_path / "crash.db"
+def test_killed_during_writes_loses_and_doubles_nothing(store_url: str, rounds: int) -> None:
+    """On both backends (issue #21): the SQLite file, a PostgreSQL database."""
+    db = store_url
     games = [asyncio.run(_new_game(db))]
     rng = random.Random(9)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -273,7 +307,7 @@ def test_killed_during_writes_loses_and_doubles_nothing(tmp_path: Path, rounds: 
                 elif word == "GAME":
                     games.append(rest[0])
             if retry is not None:
-                con = sqlite3.connect(db)
+                con = _Reader(db)
                 done = con.execute("SELECT 1 FROM requests WHERE key = ?", (retry[1],))
                 retried_after_commit += done.fetchone() is not None
                 con.close()
