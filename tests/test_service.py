@@ -373,3 +373,25 @@ async def test_a_co_moderator_gets_the_tools_and_unseat_takes_them_away(ref: Ref
     await ref.mod(MOD, gid, "unseat u-carol")
     with pytest.raises(Refusal, match="only the game's moderators"):
         await ref.mod(CAROL, gid, "resume")
+
+
+async def test_a_new_or_imported_game_is_summarised_in_its_creating_transaction(
+    ref: Referee, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #21: the games table says where a game stands from its first transaction on
+    (no second write after creating it, which a crash could lose)."""
+    written: list[str] = []
+
+    async def set_summary(game_id: str, summary: object) -> None:
+        written.append(game_id)
+
+    monkeypatch.setattr(ref.store, "set_summary", set_summary)
+    gid = await _game(ref)
+    await ref.orders(ALICE, gid, "done")
+    out = await ref.import_game(MOD, await ref.export(MOD, gid))
+    for game in (out[0].game or "", gid):
+        row = await ref.store.game(game)
+        assert row is not None and row.summary is not None
+        ref.forget(game)
+        assert row.summary == (await ref.game(game)).summary()
+    assert written == []
