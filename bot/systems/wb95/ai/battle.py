@@ -8,7 +8,6 @@ to the hex joins when that raises the odds. Then its guns fire at the hexes left
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import combinations
 
 from bot.systems.wb95.ai.aims import Aims
@@ -19,20 +18,21 @@ from engine.hexgrid import HexId
 from engine.state import GameState
 from engine.wb95 import hq_cms, odds
 from engine.wb95.air import attaching
-from engine.wb95.artillery import fire_targets, support_candidates
+from engine.wb95.artillery import ARTILLERY, RANGE, fire_targets, support_candidates
 from engine.wb95.combat import (
     attack_options,
     can_attack,
     engagement,
     mandatory_outstanding,
 )
-from engine.wb95.crt import COLUMNS
+from engine.wb95.crt import COLUMNS, initial_column
+from engine.wb95.strength import strength
 
 
-def _tries(state: GameState, side: str, level: int) -> Iterator[tuple[list[str], list[HexId]]]:
+def _tries(state: GameState, side: str) -> list[tuple[list[str], list[HexId]]]:
     """Attacker sets: the engine's (all units next to a hex; one hex's units against all
-    its neighbours), each duty unit with all others next to its target, and (levels 2-3)
-    the subsets that leave a strong unit free."""
+    its neighbours), and each duty unit alone and with all the others next to its
+    target."""
     seen: set[tuple[tuple[str, ...], tuple[HexId, ...]]] = set()
     grid = state.setup.map.grid
     enemy = state.setup.enemy_of(side)
@@ -49,29 +49,66 @@ def _tries(state: GameState, side: str, level: int) -> Iterator[tuple[list[str],
                 base.append(([uid], [h]))
                 near = sorted(x.id for x in able if x.hex and grid.adjacent(x.hex, h))
                 base.append((near, [h]))
+    out = []
     for units, hexes in base:
         key = (tuple(sorted(units)), tuple(hexes))
         if key not in seen:
             seen.add(key)
-            yield sorted(units), hexes
-        if level >= 2 and 2 < len(units) <= 6:
-            for k in range(len(units) - 1, max(1, len(units) - 3), -1):
-                for sub in combinations(sorted(units), k):
-                    key = (sub, tuple(hexes))
-                    if key not in seen:
-                        seen.add(key)
-                        yield list(sub), hexes
+            out.append((sorted(units), hexes))
+    return out
 
 
-def choices(state: GameState, side: str, aims: Aims, sight: Sight, level: int) -> list[o.Order]:
+def _hopeless(
+    state: GameState, side: str, units: list[str], hexes: list[HexId], sight: Sight, bar: int
+) -> bool:
+    """No preview needed: even with every gun of its own in range the SPs could not reach
+    two columns below the bar (the preview then counts CMs both ways)."""
+    att = sum(strength(state, state.units[u], attacking=True).sp for u in units)
+    att += sum(sp for _, sp in _own_guns(state, side, hexes))
+    hi = sum(sight.stacks[h].hi for h in hexes if h in sight.stacks)
+    if not all(sight.stacks.get(h) and sight.stacks[h].regular for h in hexes):
+        return False
+    return initial_column(att, max(1, hi)) < bar - 2
+
+
+def _own_guns(state: GameState, side: str, hexes: list[HexId]) -> list[tuple[str, int]]:
+    grid = state.setup.map.grid
+    return [
+        (u.id, strength(state, u, attacking=True).sp)
+        for u in state.on_map(side)
+        if u.hex
+        and state.setup.units[u.id].type in ARTILLERY
+        and any(grid.distance(u.hex, h) <= RANGE for h in hexes)
+    ]
+
+
+def choices(
+    state: GameState, side: str, aims: Aims, sight: Sight, level: int
+) -> list[tuple[o.Order, int]]:
+    """The inputs to try in order, each attack with the column it reads now (-1 for the
+    others)."""
     must, must_hit = mandatory_outstanding(state, side)
-    scored: list[tuple[tuple[float, ...], o.Attack]] = []
-    for units, hexes in _tries(state, side, level):
+    scored: list[tuple[tuple[float, ...], o.Attack, int]] = []
+    tries = _tries(state, side)
+    queue = list(tries)
+    done: set[tuple[tuple[str, ...], tuple[HexId, ...]]] = set()
+    while queue:
+        units, hexes = queue.pop(0)
+        key = (tuple(units), tuple(hexes))
+        if key in done:
+            continue
+        done.add(key)
+        duty = bool(set(units) & set(must)) or any(state.units[d].hex in hexes for d in must_hit)
+        if not duty and _hopeless(state, side, units, hexes, sight, FAIR):
+            continue
         decl = {"side": side, "attackers": units, "defenders": [], "targets": hexes}
         guns = tuple(support_candidates(state, engagement(state, decl), "attacker"))
         air = tuple(str(m["id"]) for m in attaching(state, side, "support-attack", hexes))
         stars = tuple(u for u in units if state.setup.units[u].stars and level >= 2)
-        variants = [(guns, stars), (guns, ()), ((), ())] if stars else [(guns, ()), ((), ())]
+        # everything it has; without the abilities; at level 3 also without the guns
+        variants = [(guns, stars), *([(guns, ())] if stars else [])]
+        if guns and level >= 3:
+            variants.append(((), ()))
         theirs = hq_cms.available(state, state.setup.enemy_of(side), hexes)  # 9.1.6, public
         ours = hq_cms.available(state, side, hexes)
         for support, star in variants:
@@ -98,6 +135,10 @@ def choices(state: GameState, side: str, aims: Aims, sight: Sight, level: int) -
             if aims.short and worth > 0 and aims.attack:
                 bar = FAIR - 1  # the last turns: 1:1 for an objective
             good = col >= bar
+            if col >= bar + 1 and len(units) > 2 and support == guns and level >= 2:
+                # a unit it could spare: the same attack without it (levels 2-3)
+                for k in range(len(units) - 1, len(units) - level, -1):
+                    queue.extend((list(sub), hexes) for sub in combinations(units, k))
             if not good and not meets:
                 continue
             score = (
@@ -106,13 +147,13 @@ def choices(state: GameState, side: str, aims: Aims, sight: Sight, level: int) -
                 (1.0 + worth) * win - hurt * (1.0 + aims.loss) + 0.05 * col,
                 -len(units) - 0.1 * len(support),
             )
-            scored.append((score, order))
+            scored.append((score, order, col))
     scored.sort(key=lambda x: x[0], reverse=True)
-    out: list[o.Order] = [order for _, order in scored]
+    out: list[tuple[o.Order, int]] = [(order, col) for _, order, col in scored]
     attacked = {u.hex for u in state.on_map() if u.fought and u.hex}
     targets = fire_targets(state, side)
     for h in sorted(targets, key=lambda h: (-(sight.stacks[h].est if h in sight.stacks else 0), h)):
         if h not in attacked:
-            out.append(o.Fire(units=tuple(targets[h]), target=h))
-    out.append(o.Done())
+            out.append((o.Fire(units=tuple(targets[h]), target=h), -1))
+    out.append((o.Done(), -1))
     return out

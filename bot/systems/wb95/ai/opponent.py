@@ -26,8 +26,9 @@ from bot.systems.wb95.ai.sight import Sight, look
 from engine import orders as o
 from engine.core import Applied
 from engine.state import GameState
-from engine.wb95 import defaults, flow
+from engine.wb95 import defaults, flow, odds
 from engine.wb95.choices import candidate_orders
+from engine.wb95.crt import COLUMNS
 
 LEVELS = (1, 2, 3)
 DEFAULT_LEVEL = 2
@@ -47,6 +48,7 @@ class Opponent:
         self._steps: list[Step] = []
         self._dropped: set[str] = set()  # groups with a refused step
         self._planned = False
+        self._ranked: list[tuple[o.Order, int]] | None = None  # this Combat Phase's inputs
 
     def choose(self, state: GameState) -> o.Order | None:
         if state.over:
@@ -55,7 +57,7 @@ class Opponent:
         now = (state.turn, state.phase)
         if now != self._phase:
             self._phase, self._tried, self._steps = now, set(), []
-            self._dropped, self._planned = set(), False
+            self._dropped, self._planned, self._ranked = set(), False, None
         mine = [d for d in state.pending if d.side == side]
         if mine:
             d = mine[0]
@@ -70,14 +72,14 @@ class Opponent:
         kind = flow.current_phase(state).kind
         if kind == "movement":
             picked = self._movement(state)
+        elif kind == "combat":
+            picked = self._combat(state)
         else:
             picked = self._first_ok(state, self._menu(state, kind))
         return picked if picked is not None else self._fallback(state)
 
     def _menu(self, state: GameState, kind: str) -> Iterable[o.Order]:
         side = self.side
-        if kind == "combat":
-            return battle.choices(state, side, read(state, side), look(state, side), self.level)
         if kind == "air":
             return airplay.orders(state, side, look(state, side), read(state, side))
         if kind == "barrage":
@@ -102,6 +104,35 @@ class Opponent:
                 self._dropped.add(step.group)  # an attack short of a mover: nobody goes
         late = self._late_withdrawals(state)
         return self._first_ok(state, [*late, o.Done()])
+
+    def _combat(self, state: GameState) -> o.Order | None:
+        """The Combat Phase's attacks are ranked once (battle.choices, many previews); each
+        later input re-checks only the next one, and ranks them again when an earlier
+        combat has made it worse (a stack grew, a duty changed)."""
+        fresh = self._ranked is None
+        if self._ranked is None:
+            self._ranked = battle.choices(
+                state, self.side, read(state, self.side), look(state, self.side), self.level
+            )
+        while self._ranked:
+            order, col = self._ranked.pop(0)
+            key = repr(order)
+            if key in self._tried:
+                continue
+            if isinstance(order, o.Attack) and not fresh:
+                p = odds.preview(state, self.side, order)
+                if not isinstance(p, dict):
+                    continue
+                if COLUMNS.index(p["column"]) < col:
+                    self._ranked = None  # the odds have changed: rank again
+                    return self._combat(state)
+            self._tried.add(key)
+            if self._ok(state, order):
+                return order
+        if not fresh:
+            self._ranked = None  # a duty may have appeared: one more ranking
+            return self._combat(state)
+        return None
 
     def _late_withdrawals(self, state: GameState) -> list[o.Order]:
         """The Retreat: units that have just reached a withdrawal zone leave too."""

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from bot.systems.wb95.ai.aims import Aims
-from bot.systems.wb95.ai.reckon import FAIR, GOOD, column, crossing
+from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD, column, crossing, guns_in_range
 from bot.systems.wb95.ai.sight import Sight, Stack
 from engine import orders as o
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 from engine.wb95.air import attaching
-from engine.wb95.artillery import why_no_setup
+from engine.wb95.artillery import ARTILLERY, RANGE, ready, why_no_setup
 from engine.wb95.combat import can_attack, fortified
 from engine.wb95.fortifications import can_fortify
 from engine.wb95.game import legal_moves
@@ -54,6 +54,19 @@ class Board:
     cels: dict[HexId, int] = field(default_factory=dict)  # own CELs per hex after the plan
     done: set[str] = field(default_factory=set)  # units with a plan
     costs: dict[HexId, Fraction] = field(default_factory=dict)  # supply MPs (10.1)
+    threat: dict[HexId, float] = field(default_factory=dict)  # enemy SPs within 2 hexes
+    _goal_d: dict[HexId, int] = field(default_factory=dict)
+    _goals: list[HexId] | None = None
+
+    def goal_distance(self, h: HexId) -> int:
+        """Hexes from `h` to the nearest goal of the free units (`_goals`)."""
+        if self._goals is None:
+            self._goals = _goals(self)
+        d = self._goal_d.get(h)
+        if d is None:
+            grid = self.state.setup.map.grid
+            d = self._goal_d[h] = min((grid.distance(h, g) for g in self._goals), default=0)
+        return d
 
     def moves(self, uid: str) -> dict[HexId, Reach]:
         if uid not in self.reach:
@@ -89,6 +102,10 @@ def plan(state: GameState, side: str, sight: Sight, aims: Aims, level: int) -> l
         if u.hex is not None:
             b.cels[u.hex] = b.cels.get(u.hex, 0) + u.cel
     b.costs = supply_costs(state, side)
+    grid = state.setup.map.grid
+    for e, st in sight.stacks.items():
+        for h in grid.within(e, 2):
+            b.threat[h] = b.threat.get(h, 0.0) + st.est
     steps: list[Step] = []
     steps += _withdraw(b)
     keep = _garrisons(b)
@@ -121,6 +138,8 @@ def _bar(b: Board, st: Stack) -> int:
     """The reckoned column a planned attack must reach: 2:1 on an objective it must take
     or in the open, 3:1 elsewhere (the defender may still add guns and air, 6.3.3)."""
     on_goal = b.aims.hexes.get(st.hex, 0.0) > 0 and b.aims.attack
+    if on_goal and b.state.turn >= b.state.setup.turns:
+        return EVEN  # the last turn: 1:1 for a hex that decides the game
     if on_goal or b.cover(st.hex) <= 0:
         return FAIR
     return GOOD
@@ -142,10 +161,24 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
     retreating = bool(b.aims.escape)
     targets = sorted(sight.stacks.values(), key=lambda s: (-_value(b, s), s.hex))
     out: list[Step] = []
-    for st in targets:
+    planned: set[HexId] = set()
+    # a second pass may end next to a stack already planned for (5.1.4: attacked anyway)
+    for st in [*targets, *targets]:
         t = st.hex
+        if t in planned:
+            continue
         bar = _bar(b, st)
+        allowed = {t} | planned
         air = sum(int(m["sp"]) for m in attaching(state, b.side, "support-attack", [t]))
+        guns = guns_in_range(state, sight.guns, t)
+        ours = sum(  # its own guns in combat setup within range support (6.3)
+            strength(state, g, attacking=True).sp
+            for g in state.on_map(b.side)
+            if g.hex
+            and state.setup.units[g.id].type in ARTILLERY
+            and ready(state, g)
+            and grid.distance(g.hex, t) <= RANGE
+        )
         # units already next to it, free to attack it alone (their only contact)
         fixed = [
             u
@@ -154,13 +187,13 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
             and u.hex is not None
             and grid.adjacent(u.hex, t)
             and not fortified(state, u)
-            and sight.zoc.get(u.hex, set()) <= {t}
+            and sight.zoc.get(u.hex, set()) <= allowed
         ]
-        have = float(air + sum(_attack_sp(state, u) for u in fixed))
+        have = float(air + ours + sum(_attack_sp(state, u) for u in fixed))
         parts: list[tuple[HexId, float]] = [(u.hex, _attack_sp(state, u)) for u in fixed if u.hex]
         picks: list[tuple[UnitState, HexId, Reach]] = []
 
-        if column(state, have, st, parts) < bar and not retreating:
+        if (have <= air + ours or column(state, have, st, parts, guns) < bar) and not retreating:
             movers = [
                 u
                 for u in own
@@ -174,13 +207,13 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
             movers.sort(key=lambda u: (-_attack_sp(state, u), u.id))
             used: dict[HexId, int] = {}
             for u in movers:
-                if have > 0 and column(state, have, st, parts) >= bar:
+                if have > air + ours and column(state, have, st, parts, guns) >= bar:
                     break
                 spots = [
                     (h, r)
                     for h, r in b.moves(u.id).items()
                     if grid.adjacent(h, t)
-                    and sight.zoc.get(h, set()) <= {t}
+                    and sight.zoc.get(h, set()) <= allowed
                     and h not in sight.stacks
                     and b.cels.get(h, 0) + used.get(h, 0) + u.cel <= STACK_LIMIT
                 ]
@@ -200,7 +233,7 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
                 parts.append((h, _attack_sp(state, u)))
                 used[h] = used.get(h, 0) + u.cel
                 have += _attack_sp(state, u)
-        if have <= 0 or column(state, have, st, parts) < bar:
+        if have <= air + ours or column(state, have, st, parts, guns) < bar:
             continue
         if not fixed and not picks:
             continue
@@ -208,9 +241,10 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
         for p in sorted(picks, key=lambda p: _attack_sp(state, p[0])):
             rest = [x for x in parts if x != (p[1], _attack_sp(state, p[0]))]
             less = have - _attack_sp(state, p[0])
-            if len(picks) > 1 and column(state, less, st, rest) >= bar:
+            if len(picks) > 1 and column(state, less, st, rest, guns) >= bar:
                 picks.remove(p)
                 parts, have = rest, less
+        planned.add(t)
         for u in fixed:
             b.done.add(u.id)
         for u, h, r in picks:
@@ -275,22 +309,19 @@ def _best_move(b: Board, u: UnitState, out_of_zoc: bool = True) -> Step | None:
     reach = b.moves(u.id)
     if not reach:
         return None
-    goals = _goals(b)
     lines_ok = here in b.costs
     sp = strength(state, u, attacking=False).sp
     own_hexes = {x for x, n in b.cels.items() if n > 0}
 
     def score(h: HexId) -> float:
-        d = min((grid.distance(h, g) for g in goals), default=0)
-        value = -1.0 * d + 0.6 * b.cover(h)
+        value = -1.0 * b.goal_distance(h) + 0.6 * b.cover(h)
         if h in b.costs:
             value += 1.0 - 0.05 * float(b.costs[h])
         else:
             value -= 8.0 if lines_ok else 3.0
         friends = sum(1 for x in grid.neighbours(h) if x in own_hexes)
         value += 0.3 * min(friends, 2)
-        near = sum(s.est for e, s in b.sight.stacks.items() if grid.distance(h, e) <= 2)
-        value -= 0.15 * max(0.0, near - 2 * sp)  # exposure to the next enemy attack
+        value -= 0.15 * max(0.0, b.threat.get(h, 0.0) - 2 * sp)  # exposure to enemy attacks
         if h in b.aims.escape:
             value += 5.0
         return value
@@ -417,14 +448,25 @@ def _hq_move(b: Board, u: UnitState) -> Step | None:
         h for h, n in b.cels.items() if n > 0 and any(grid.adjacent(h, e) for e in b.sight.stacks)
     ]
     rng = hq_range(state, u)
-    guarded = {x.hex for x in state.on_map(b.side) if x.hex and _regular(state, x)}
-    guarded |= {h for h, n in b.cels.items() if n > 0}
+    # hexes where a unit of its own that stays (or arrives) will stand
+    guarded = {h for h, n in b.cels.items() if n > 0} - {here}
+    guarded |= {
+        x.hex
+        for x in state.on_map(b.side)
+        if x.hex
+        and x.hex == here
+        and x.id != u.id
+        and _regular(state, x)
+        and x.id in b.done
+        and b.cels.get(here, 0) > u.cel
+    }
 
     def score(h: HexId) -> float:
         covered = sum(1 for f in fights if grid.distance(h, f) <= rng)
         danger = min((grid.distance(h, e) for e in b.sight.stacks), default=9)
-        safe = h in guarded or danger >= 4
-        return covered + 0.3 * min(danger, 4) + (0.5 if h in b.costs else -3.0) + 10.0 * safe
+        safe = (h in guarded and danger >= 2) or danger >= 7
+        value = covered + 0.5 * min(danger, 7) + (0.5 if h in b.costs else -3.0)
+        return value + 10.0 * safe
 
     best = max(
         (h for h in reach if not b.sight.zoc.get(h) and b.room(h, u) and h not in b.sight.stacks),

@@ -11,6 +11,7 @@ from bot.systems.wb95.ai.sight import Stack
 from engine.hexgrid import HexId
 from engine.state import GameState
 from engine.wb95 import hq_cms
+from engine.wb95.artillery import RANGE
 from engine.wb95.combat import FP_CMS, IF_CMS, terrain_cms
 from engine.wb95.crt import COLUMNS, MAX_COLUMN, initial_column
 from engine.wb95.fortifications import fixed_position_hex
@@ -43,15 +44,25 @@ def defence_cms(state: GameState, stack: Stack) -> int:
     return cms
 
 
+def guns_in_range(state: GameState, guns: Iterable[tuple[HexId, int]], h: HexId) -> int:
+    """The SPs the enemy's artillery in range could add to the defence of `h` (6.3.3)."""
+    grid = state.setup.map.grid
+    return sum(sp for g, sp in guns if g != h and grid.distance(g, h) <= RANGE)
+
+
 def column(
-    state: GameState, attack_sp: float, stack: Stack, parts: Iterable[tuple[HexId, float]] = ()
+    state: GameState,
+    attack_sp: float,
+    stack: Stack,
+    parts: Iterable[tuple[HexId, float]] = (),
+    backing: int = 0,
 ) -> int:
-    """The column `attack_sp` SPs would read against `stack` (worst case) after the
-    defender's CMs; `parts` (attacking hex, SPs) adds a river's CMs when more than half
-    the SPs cross it (5.5.4)."""
+    """The column `attack_sp` SPs would read against `stack` (worst case) with `backing`
+    SPs of enemy guns joining, after the defender's CMs; `parts` (attacking hex, SPs)
+    adds a river's CMs when more than half the SPs cross it (5.5.4)."""
     if not stack.regular:
         return MAX_COLUMN  # a lone HQ or gun (5.1.9, 6.6.4)
-    col = min(initial_column(int(attack_sp), max(1, stack.hi)), MAX_COLUMN)
+    col = min(initial_column(int(attack_sp), max(1, stack.hi + backing)), MAX_COLUMN)
     across: dict[int, float] = {}
     for a, sp in parts:
         c = crossing(state, a, stack.hex)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from engine.hexgrid import HexId
 from engine.state import GameState
 from engine.view import view
+from engine.wb95.artillery import ARTILLERY
 from engine.wb95.strength import strength
 from engine.wb95.zoc import zoc_hexes
 
@@ -33,6 +34,7 @@ class Stack:
 class Sight:
     stacks: dict[HexId, Stack]
     zoc: dict[HexId, set[HexId]]  # hex -> the enemy hexes whose ZoC may cover it
+    guns: list[tuple[HexId, int]] = field(default_factory=list)  # artillery seen, its SPs
 
 
 def _type_figures(state: GameState, enemy: str) -> dict[str | None, tuple[int, float]]:
@@ -55,6 +57,11 @@ def look(state: GameState, side: str) -> Sight:
     grid = setup.map.grid
     stacks: dict[HexId, Stack] = {}
     zoc: dict[HexId, set[HexId]] = {}
+    guns: list[tuple[HexId, int]] = []
+    top_gun = max(
+        (sp.art[1] for sp in setup.units.values() if sp.side == enemy and sp.art is not None),
+        default=0,
+    )
     for v in view(state, side).units:
         if v.side != enemy or v.hex is None or v.eliminated:
             continue
@@ -65,6 +72,8 @@ def look(state: GameState, side: str) -> Sight:
             spec = setup.units[v.id]
             st.ids.append(v.id)
             covers = zoc_hexes(setup, spec, v.hex)
+            if spec.type in ARTILLERY:  # it may support the defence (6.3.3)
+                guns.append((v.hex, strength(state, state.units[v.id], attacking=False).sp))
             if spec.is_hq or spec.type == "art":
                 sp = 0
             else:
@@ -72,6 +81,8 @@ def look(state: GameState, side: str) -> Sight:
                 st.regular = True
         else:
             covers = list(grid.neighbours(v.hex))  # unseen: it may have a ZoC (4.1)
+            if v.type in ARTILLERY:
+                guns.append((v.hex, top_gun))
             if v.type in ("hq", "art"):
                 sp = 0
             else:
@@ -88,4 +99,4 @@ def look(state: GameState, side: str) -> Sight:
     for st in stacks.values():
         if not st.regular:
             st.hi = min(st.hi, 1)  # a lone HQ or gun (5.1.9, 6.6.3)
-    return Sight(stacks, zoc)
+    return Sight(stacks, zoc, guns)
