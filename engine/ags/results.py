@@ -208,11 +208,16 @@ def answer_retreat(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> No
         legal = retreat.legal_paths(
             state, state.units[uid], int(opts["steps"]), c["origin"][uid], forbidden(state, role)
         )
-    if not path and legal:
+    off_map = not path and retreat.leaves_map(
+        state, state.units[uid], int(opts["steps"]), c["origin"][uid], forbidden(state, role)
+    )
+    if not path and legal and not off_map:
         raise Rejected(
             f"{uid} can retreat (e.g. {' '.join(legal[0])}): give its path of "
-            f"{opts['steps']} hex(es)",
-            "AGS 9.73",
+            f"{opts['steps']} hex(es); `retreat {uid}` alone is a retreat off the map, "
+            "only for a unit that can reach the map's edge",
+            "AGS 9.73, 9.71",
+            "A42",
         )
     if path and path not in legal:
         raise Rejected(
@@ -225,7 +230,8 @@ def answer_retreat(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> No
     if path:
         ctx.emit("retreated", side=side, unit=uid, path=list(path))
     else:
-        # K140: no legal path -- the unit is eliminated (9.71, 9.74)
+        # K140: no legal path, or A42: off the map by choice -- the unit is eliminated
+        # (9.71, 9.74) and scores as one
         scoring.eliminated(ctx, ctx.state.units[uid], isolated=uid in c["isolated"])
     d = _decision(ctx.state, side, "losses_or_retreat")
     left = [

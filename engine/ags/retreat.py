@@ -1,5 +1,5 @@
-"""Retreat paths (AGS 9.7; AGS-K 19.25, 24.12; A36, A42; K140) and the path of retreat an
-advance may follow (AGS 9.8)."""
+"""Retreat paths (AGS 9.7; AGS-K 19.25, 24.12; A36; K140), a retreat off the map (9.71,
+A42) and the path of retreat an advance may follow (AGS 9.8)."""
 
 from __future__ import annotations
 
@@ -54,6 +54,44 @@ def legal_paths(
     out = dry or out  # 9.78
     vacant = [p for p in out if all(not state.units_at(h) for h in p)]
     return vacant or out  # 9.74
+
+
+def leaves_map(
+    state: GameState, u: UnitState, n: int, origin: HexId, forbidden: frozenset[HexId] = frozenset()
+) -> bool:
+    """A42 (9.71): whether `u` could retreat off the map -- a legal start of a retreat
+    (the same conditions as `legal_paths`) reaching a hex on the map's edge within n - 1
+    hexes, the next hex of the retreat being off the map and one further from the origin."""
+    b = game.board(state)
+    foes = game.hexes_of(state, game.enemy(u.side))
+    ezoc = game.enemy_zoc(state, u.side)
+    friends = {
+        x.hex for x in state.on_map(u.side) if x.id != u.id and not game.spec(state, x.id).is_hq
+    }
+    grid = b.grid
+
+    def off_map_from(h: HexId, k: int) -> bool:
+        return any(
+            not grid.contains(m) and grid.distance(origin, m) == k + 1
+            for m in grid.neighbours_unbounded(h)
+        )
+
+    todo: list[tuple[HexId, ...]] = [(origin,)]
+    while todo:
+        path = todo.pop()
+        k = len(path) - 1
+        if off_map_from(path[-1], k):
+            return True
+        if k + 1 >= n:
+            continue
+        for m in grid.neighbours(path[-1]):
+            if b.blocked(m) or m in foes or m in forbidden or m in path:
+                continue
+            if grid.distance(origin, m) != k + 1 or (m in ezoc and m not in friends):
+                continue
+            if _stack_ok(state, u, m, {u.id}):
+                todo.append((*path, m))
+    return False
 
 
 def _crosses_major(state: GameState, origin: HexId, path: tuple[HexId, ...]) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from agsstart import korsun, ok, refused, start
 
 from engine import orders as o
-from engine.ags import game, moves
+from engine.ags import game, moves, retreat
 from engine.record import GameRecord
 
 
@@ -91,3 +91,130 @@ def test_6_17_an_hq_in_the_overrunners_hex_neither_moves_in_nor_stops() -> None:
     assert s.units["s-gd-tc-5"].hex == "0711"  # 6.24: the overrunner moves in
     assert s.units["s-hq-2tk"].hex == "0611"  # 6.17: the HQ took no part
     assert moves.why_immobile(s, s.units["s-hq-2tk"]) is None
+
+
+# a stretch of major river in the north, away from both armies at the start
+RIVER = ("1903", "2002")  # a major river hexside, no road across it
+
+
+def test_5_14_a22_one_hex_always_even_across_a_major_river() -> None:
+    rec = start(korsun(), 1)
+    s = rec.state
+    h, n = RIVER
+    assert game.board(s).feature(h, n) == "major-river"
+    s.units["s-rd-375"].hex = h
+    s.ext["out_of_supply"] = ["s-rd-375"]  # out of supply as the phase began: 5 halved, 2
+    assert moves.allowance(s, s.units["s-rd-375"]) == 2
+    reach = moves.legal_moves(s, "s-rd-375")
+    assert reach[n].cost == 3 and reach[n].path == (n,)  # 1 + 2 for the river (A1)
+    beyond = [r for r in reach.values() if r.path[0] == n and len(r.path) > 1]
+    assert beyond == []  # only that one hex, with no MP spent before (5.14)
+    ok(rec, "soviet", o.Move(units=("s-rd-375",), path=(n,)))
+
+
+def test_10_13_a23_no_move_across_a_major_river_into_the_zoc_of_an_enemy_beside_it() -> None:
+    rec = start(korsun(), 1)
+    s = rec.state
+    b = game.board(s)
+    h, n = RIVER
+    s.units["s-rd-375"].hex = h
+    assert n in moves.legal_moves(s, "s-rd-375")
+    guard = next(
+        g
+        for g in b.grid.neighbours(n)
+        if g != h and not b.grid.adjacent(g, h) and b.feature(g, n) is None
+        and any(b.feature(g, m) == "major-river" for m in b.grid.neighbours(g))
+    )  # fmt: skip
+    s.units["g-82"].hex = guard  # a German unit beside the river, its ZoC on n
+    assert n in game.enemy_zoc(s, "soviet") and h not in game.enemy_zoc(s, "soviet")
+    reach = moves.legal_moves(s, "s-rd-375")
+    assert reach[n].path != (n,)  # not across the river: only around it, by dry hexsides
+    s.units["s-rd-373"].hex = n  # a friendly unit in the hex lifts the bar (10.13)
+    assert moves.legal_moves(s, "s-rd-375")[n].path == (n,)
+    s.units["s-rd-373"].hex = "3512"
+    done = ok(rec, "soviet", o.Move(units=("s-rd-375",), path=(n,)))
+    moved = next(e.data for e in done.events if e.kind == "moved")
+    assert moved["path"] == list(reach[n].path) and moved["path"][0] != n and moved["stops"]
+
+
+def test_9_78_no_retreat_across_a_major_river_while_another_way_exists() -> None:
+    rec = start(korsun(), 1)
+    s = rec.state
+    b = game.board(s)
+    h, n = RIVER
+    u = s.units["g-82"]
+    u.hex = h
+    paths = retreat.legal_paths(s, u, 1, h)
+    assert paths and (n,) not in paths  # the dry hexes first
+    # Soviet units on every other neighbour: the river is the only way left
+    soviets = [x for x in s.on_map("soviet") if not game.spec(s, x.id).is_hq]
+    others = [m for m in b.grid.neighbours(h) if m != n and not b.blocked(m)]
+    for x, m in zip(soviets, others, strict=False):
+        x.hex = m
+    assert n not in game.enemy_zoc(s, "german")  # their ZoCs stop at the river (8.12)
+    assert retreat.legal_paths(s, u, 1, h) == [(n,)]
+
+
+def _german_stack_overruns_0213_after_hq_40(dice: tuple[int, ...]) -> GameRecord:
+    """g-4-6 and g-64-16, put beside s-hq-40 (0411), overrun it (-/1): it retreats to
+    0312 disrupted, and s-rd-31 (0213), in command of it alone, is out of supply (6.32)."""
+    rec = _german_turn_1(dice)
+    s = rec.state
+    for uid in ("g-4-6", "g-64-16"):
+        s.units[uid].hex = "0410"
+        s.ext["start_hex"][uid] = "0410"  # they began the phase there (a test's set-up)
+    ok(rec, "german", o.Attack(units=("g-4-6", "g-64-16"), target="0411"))
+    ok(rec, "soviet", o.Retreat(unit="s-hq-40", path=("0312",)))
+    return rec
+
+
+def test_6_21_the_defender_of_an_overrun_is_in_supply_or_not_at_the_instant() -> None:
+    rec = _german_stack_overruns_0213_after_hq_40((1, 1))
+    ok(rec, "german", o.Attack(units=("g-11-6", "g-2-16", "g-114-6"), target="0213"))
+    res = next(e.data for e in reversed(rec.events) if e.kind == "combat_resolved")
+    line = next(x for x in res["lines"] if x["unit"] == "s-rd-31")
+    assert line["strength"] == 2 and "halved out of supply" in line["why"]
+    assert (res["attack"], res["defence"], res["column"]) == (6, 2, "3-1")
+
+
+def test_6_13_6_14_one_stack_from_the_phase_start_against_one_hex() -> None:
+    rec = _german_turn_1()
+    r = refused(rec, "german", o.Attack(units=("g-4-6", "g-11-6"), target="0412"))
+    assert "AGS 6.13" in str(r)  # from two hexes
+    stack = ("g-11-6", "g-2-16", "g-114-6")
+    r = refused(rec, "german", o.Attack(units=stack, target="0213", also=("0114",)))
+    assert "AGS 6.14" in str(r)
+
+
+def test_22_12_a_unit_that_delays_may_enter_another_enemy_zone_and_stops() -> None:
+    rec = _german_turn_1()
+    s = rec.state
+    reach = moves.legal_moves(s, "g-11-6")
+    dest = next(h for h, r in sorted(reach.items()) if r.stops)
+    done = ok(rec, "german", o.Move(units=("g-11-6",), path=(dest,)))
+    moved = next(e.data for e in done.events if e.kind == "moved")
+    assert moved["how"] == "delay" and moved["stops"]
+    why = moves.why_immobile(rec.state, rec.state.units["g-11-6"])
+    assert why is not None and "AGS 5.23" in why[1]
+
+
+def test_25_12_27_1_an_isolated_unit_destroyed_in_combat_scores_eight() -> None:
+    from test_ags_air_supply import _isolate
+
+    rec = start(korsun(), 1, dice=(1,))
+    ok(rec, "soviet", o.Done())
+    uid, town = _isolate(rec)  # g-82 alone on a town, Soviet units on every side
+    s = rec.state
+    b = game.board(s)
+    ring = [x.id for n in b.grid.neighbours(town) for x in s.units_at(n)]
+    s.units["s-hq-4gd"].hex = next(
+        h for h in sorted(b.hexes()) if b.grid.distance(town, h) == 2 and not s.units_at(h)
+    )  # an active HQ within reach (a test's set-up)
+    assert game.isolated(s, s.units[uid])
+    ok(rec, "soviet", o.Attack(units=tuple(ring), target=town))
+    res = next(e.data for e in reversed(rec.events) if e.kind == "combat_resolved")
+    assert (res["defence"], res["column"], res["result"]) == (2, "10-1", "-/E")  # halved
+    opened = next(e.data for e in reversed(rec.events) if e.kind == "combat_opened")
+    assert opened["isolated"] == [uid]  # judged at the instant of combat (25.12)
+    assert not rec.state.units[uid].on_map
+    assert rec.state.ext["vp"]["soviet"] == 8  # "any other isolated German unit" (A39)

@@ -106,3 +106,21 @@ def test_9_75_k173_units_of_one_combat_retreating_together_into_an_empty_hex() -
         s, s.units["s-rd-6"], [], game.in_supply(s, s.units["s-rd-6"]), False
     )
     assert strength > 0 and "9.76" not in why
+
+
+def test_9_71_a42_a_unit_at_the_map_edge_may_retreat_off_it_and_is_eliminated() -> None:
+    """0114 is on the west edge: s-rd-6 may retreat off the map (A42) although it has a
+    retreat on it (0113); s-rd-31 in 0213 cannot reach the edge in one hex."""
+    rec = _german_combat((1,))
+    ok(
+        rec,
+        "german",
+        o.Attack(units=("g-11-6", "g-2-16", "g-114-6"), target="0213", also=("0114",)),
+    )
+    (d,) = rec.state.pending
+    assert d.options["paths"]["s-rd-6"] == [["0113"]]
+    r = refused(rec, "soviet", o.Retreat(unit="s-rd-31", path=()))
+    assert "AGS 9.73, 9.71" in str(r) and "A42" in str(r)
+    ok(rec, "soviet", o.Retreat(unit="s-rd-6", path=()))
+    assert not rec.state.units["s-rd-6"].on_map
+    assert rec.state.ext["vp"]["german"] == 4  # A42: scores as an elimination (27.2)
