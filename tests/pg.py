@@ -12,6 +12,7 @@ import glob
 import itertools
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -158,7 +159,13 @@ class Server:
 
     def stop(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
-            self._proc.terminate()
+            # SIGINT to the postmaster itself (runuser passes no signal on): the "fast"
+            # shutdown; SIGTERM would wait for every session to end
+            try:
+                pid = int((self.data / "postmaster.pid").read_text().split()[0])
+                os.kill(pid, signal.SIGINT)
+            except (OSError, ValueError, IndexError):
+                self._proc.send_signal(signal.SIGINT)
             try:
                 self._proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
