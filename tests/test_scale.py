@@ -143,8 +143,8 @@ async def _check_summary(ref: Referee, gid: str) -> None:
     assert row.summary == again.summary() and again.status == row.status
 
 
-async def test_the_summary_follows_every_kind_of_input(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock())
+async def test_the_summary_follows_every_kind_of_input(store_url: str) -> None:
+    ref = await Referee.open(store_url, opponents=None, clock=Clock())  # both backends
     try:
         out = await ref.new_game(ALICE, "demo-steblev", seed=3, side="soviet")
         gid = out[0].game
