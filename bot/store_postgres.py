@@ -157,7 +157,11 @@ assert len(PG_MIGRATIONS) == len(MIGRATIONS), "every schema step in both dialect
 
 # advisory lock keys: the migrations' (a constant), and one per game (a hash of its id)
 _MIGRATION_LOCK = 0x4B455353454C  # "KESSEL"
-POOL_SIZE = 10  # connections per process; a command holding a game lock uses one
+# Connections per process, in two pools: one for the commands holding a game lock (each
+# runs all its statements on its lock's connection), one for everything else -- so a
+# plain read (a game loading, which the referee does one at a time) never waits for a
+# connection held by a command that waits for that load.
+POOL_SIZE = 10
 LOCK_WAIT = 30.0  # seconds a command waits for another process's command on its game
 CONNECT_TIMEOUT = 10.0
 
@@ -247,8 +251,11 @@ class PostgresStore(Store):
     _HEAD_FOR_UPDATE = " FOR UPDATE"
     _AUDIT_ORDER = "n"
 
-    def __init__(self, pool: asyncpg.Pool, url: str, *, read_only: str | None = None) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, locks: asyncpg.Pool, url: str, *, read_only: str | None = None
+    ) -> None:
         self._pool = pool
+        self._locks = locks
         self.url = url
         self.path = shown_url(url)
         self.read_only = read_only
@@ -262,28 +269,32 @@ class PostgresStore(Store):
         a StoreError, nothing written, when it is another program's or a newer Kessel's)."""
         shown = shown_url(url)
         settings = {"default_transaction_read_only": "on"} if read_only else {}
+        pools: list[asyncpg.Pool] = []
         try:
-            pool = await asyncpg.create_pool(
-                url,
-                min_size=1,
-                max_size=pool_size,
-                timeout=CONNECT_TIMEOUT,
-                server_settings=settings,
-                reset=_keep_session,
-            )
-        except (*_ERRORS, ValueError) as e:
-            raise StoreError(f"cannot open the game database {shown}: {_reason(e)}") from None
-        try:
-            async with pool.acquire() as conn:
+            for _ in range(2):
+                pools.append(
+                    await asyncpg.create_pool(
+                        url,
+                        min_size=1,
+                        max_size=pool_size,
+                        timeout=CONNECT_TIMEOUT,
+                        server_settings=settings,
+                        reset=_keep_session,
+                    )
+                )
+            async with pools[0].acquire() as conn:
                 await _migrate(conn, shown, read_only)
         except BaseException as e:
-            await _close(pool)
-            if isinstance(e, _ERRORS):
+            for pool in pools:
+                await _close(pool)
+            if isinstance(e, (*_ERRORS, ValueError)):
                 raise StoreError(f"cannot open the game database {shown}: {_reason(e)}") from None
             raise
-        return cls(pool, url, read_only="opened read-only" if read_only else None)
+        why = "opened read-only" if read_only else None
+        return cls(pools[0], pools[1], url, read_only=why)
 
     async def close(self) -> None:
+        await _close(self._locks)
         await _close(self._pool)
 
     async def check(self) -> str:
@@ -341,7 +352,7 @@ class PostgresStore(Store):
             yield  # already held by this command
             return
         try:
-            conn = await self._pool.acquire(timeout=LOCK_WAIT)
+            conn = await self._locks.acquire(timeout=LOCK_WAIT)
         except _ERRORS as e:
             raise explain(e) from None
         key = game_key(game_id)
@@ -366,7 +377,7 @@ class PostgresStore(Store):
                     conn.terminate()  # the session's end releases its locks
                     raise
         finally:
-            await self._pool.release(conn)
+            await self._locks.release(conn)
 
     # --- for `kessel migrate` and the tests ------------------------------------------
     async def tables(self) -> list[str]:
