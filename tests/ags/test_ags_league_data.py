@@ -114,6 +114,18 @@ def test_a_league_counter_file_makes_the_counters_its_own(tmp_path: Path) -> Non
     assert WHO in said and "reconstructed" not in said
 
 
+def test_a_league_counter_value_is_the_one_a_combat_adds(tmp_path: Path) -> None:
+    d = tmp_path / "league"
+    row = '{id: s-gd-cd-1, des: "1 Gd", size: XX, type: gd-cavalry-division, front: 4-2-6'
+    league_file(d, "tables/ags-korsun-counters.yaml", {row: row.replace("4-2-6", "8-4-6")})
+    assert activate(d) == []
+    league = resolved(korsun_attack())
+    # 8 + 4 against 6: 2-1 where the printed 4 + 4 made 1-1 (AGS 9.4); the league's
+    # strengths are said (the front of a league's counter is the league's)
+    assert (league["attack"], league["column"]) == (12, "2-1")
+    assert "s-gd-cd-1's strengths (league-supplied)" in league["data"]  # type: ignore[operator]
+
+
 async def test_status_and_the_scenario_list_say_league_supplied(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
