@@ -57,7 +57,7 @@ def problems(directory: Path) -> list[str]:
     if not names and not out:
         out.append(f"{d}: holds no data file: nothing would replace the shipped files")
     if walked > MAX_FILES:
-        out.append(f"{d}: more than {MAX_FILES} files; a league replaces a few data files")
+        out.append(f"{d}: more than {MAX_FILES} entries; a league replaces a few data files")
     if out:
         return out  # the files themselves first: the scenarios would only repeat them
     with overrides.scoped(d):
@@ -71,6 +71,9 @@ def _walk(d: Path, out: list[str]) -> tuple[list[str], int]:
     names: list[str] = []
     walked = 0
     for root, dirs, files in os.walk(d, followlinks=False):
+        walked += len(dirs)  # a tree of empty directories is bounded too
+        if walked > MAX_FILES:
+            return names, walked
         for sub in sorted(dirs):
             at = Path(root) / sub
             if os.path.islink(at):

@@ -301,6 +301,13 @@ def test_validate_refuses_paths_leaving_the_directory_and_unknown_files(tmp_path
         load_scenario("ags-korsun")
 
 
+def test_validate_refuses_a_directory_of_thousands_of_entries(tmp_path: Path) -> None:
+    d = league_crt(tmp_path)
+    for i in range(300):
+        (d / f"d{i}").mkdir()
+    one_problem(d, "more than 200 entries")
+
+
 def test_validate_refuses_a_scenario_renamed(tmp_path: Path) -> None:
     d = tmp_path / "league"
     p = league_file(d, "ags/ags-korsun.yaml", {"id: ags-korsun": "id: our-korsun"})
