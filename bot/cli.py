@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 MODERATOR = "moderator"  # engine.view.MODERATOR (a test checks), the --view default
 # commands that read the shipped data only (validate reads a league's directory itself)
-NO_DATA = frozenset({"bench", "load", "buildmap", "validate", "duel"})
+NO_DATA = frozenset({"bench", "load", "buildmap", "validate", "duel", "migrate"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
