@@ -359,13 +359,18 @@ class PostgresStore(Store):
         try:
             try:
                 await conn.execute("SELECT pg_advisory_lock($1)", key, timeout=LOCK_WAIT)
-            except TimeoutError:
-                raise StoreError(
-                    f"game {game_id} is busy in another Kessel process; nothing was saved; "
-                    "try again"
-                ) from None
-            except _ERRORS as e:
-                raise explain(e) from None
+            except BaseException as e:
+                # the lock may have been granted as the wait was given up: the session is
+                # ended rather than put back in the pool holding it
+                conn.terminate()
+                if isinstance(e, TimeoutError):
+                    raise StoreError(
+                        f"game {game_id} is busy in another Kessel process; nothing was "
+                        "saved; try again"
+                    ) from None
+                if isinstance(e, _ERRORS):
+                    raise explain(e) from None
+                raise
             token = _HELD.set((self, game_id, conn, asyncio.Lock()))
             try:
                 yield
@@ -378,13 +383,6 @@ class PostgresStore(Store):
                     raise
         finally:
             await self._locks.release(conn)
-
-    # --- for `kessel migrate` and the tests ------------------------------------------
-    async def tables(self) -> list[str]:
-        rows = await self._all(
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
-        )
-        return [str(r[0]) for r in rows]
 
 
 def _reason(e: BaseException) -> str:
