@@ -325,9 +325,10 @@ async def test_backup_is_a_complete_consistent_copy(sqlite_store: Store, tmp_pat
 
 
 async def test_concurrent_writers_on_one_connection_do_not_interleave(store: Store) -> None:
-    """Every game shares the one connection (SQLite; PostgreSQL: a pool): transactions of different games started at
-    the same time run one after the other (a second BEGIN inside a transaction would
-    fail), and reads never see another game's uncommitted rows."""
+    """Every game shares the one connection (SQLite; PostgreSQL: a pool): transactions
+    of different games started at the same time run one after the other (a second BEGIN
+    inside a transaction would fail), and reads never see another game's uncommitted
+    rows."""
     import asyncio
 
     ids = [f"g{i}" for i in range(20)]
