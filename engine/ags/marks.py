@@ -25,7 +25,7 @@ def after_phase_started(orig: Handler) -> Handler:
         orig(s, d)
         s.ext["start_hex"] = {u.id: u.hex for u in s.units.values() if u.on_map}
         s.ext["disengaged"], s.ext["retreated_into"], s.ext["advanced_defenders"] = [], {}, []
-        s.ext["overrun_stopped"] = []
+        s.ext["overrun_stopped"], s.ext["last_moved"] = [], []
         # 6.33: the Disruption Removal Phase ends the owner's player-turn (AGS 4.2)
         ending = "german" if s.phase == 0 else "soviet" if s.phase == 3 else None
         if ending is not None:
@@ -80,6 +80,7 @@ def _overrun_declared(s: GameState, d: dict[str, Any]) -> None:
         heavy = s.ext.get("heavy", {})
         if 0 < int(heavy.get(uid, 0)) < 3:  # AGS-K 25.34: an overrun is a move (AGS 6.0)
             heavy[uid] = int(heavy[uid]) + 1
+    s.ext["last_moved"] = list(d["attackers"])  # an overrun is part of their move (K177)
     hq = d.get("hq")
     if hq:  # AGS-K 23.2, 23.21, A4: an overrun is an offensive operation of its HQ
         ops = s.ext.setdefault("operations", {})

@@ -52,6 +52,12 @@ def why_immobile(state: GameState, u: UnitState) -> tuple[str, str] | None:
             return ("an inactive HQ may not move in the Mechanized Movement Phase", "AGS-K 23.13")
         if not sp.is_hq and not game.commanding_hqs(state, u, active_only=True):
             return ("no active HQ has a line of communications to it", "AGS-K 23.14")
+    if u.mp_spent > 0 and u.id not in game.ext(state, "last_moved", [u.id]):
+        return (
+            "its move ended when other units were moved (a move is over once the hand "
+            "leaves the counter)",
+            "AGS 5.1, K177",
+        )
     if u.id in game.ext(state, "overrun_stopped", []):
         return ("its overrun failed or cost it a loss or retreat this phase", "AGS 6.22, 6.23")
     if u.id in game.ext(state, "stopped", []):

@@ -137,12 +137,12 @@ def _apply(ctx: Ctx, side: str | None, order: o.Order) -> Applied:
         results.decline(ctx, side)
     elif isinstance(order, o.Move):
         for uid in order.units:
-            _move(ctx, side, uid, order.path)
+            _move(ctx, side, uid, order.path, order.units)
     elif isinstance(order, o.Enter):
         for uid in order.units:
-            reinforcements.enter(ctx, side, uid, order.where)
+            reinforcements.enter(ctx, side, uid, order.where, order.units)
             if order.path:
-                _move(ctx, side, uid, order.path)
+                _move(ctx, side, uid, order.path, order.units)
     elif isinstance(order, o.Attack) and sequence.current(state).kind == "movement":
         overrun.overrun(ctx, side, order)  # AGS 6.0: an attack in a movement phase
     elif isinstance(order, o.Attack):
@@ -177,7 +177,11 @@ def _own_decision(deciding: list[Decision], order: o.Order) -> Decision | None:
     return None
 
 
-def _move(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> None:
+def _move(
+    ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...], stack: tuple[str, ...] = ()
+) -> None:
+    """One unit of the input's stack (`stack`: the units the input moves together, whose
+    moves go on until another input moves other units, AGS 5.1, K177)."""
     state = ctx.state
     u = state.units.get(uid)
     if u is None or u.side != side:
@@ -202,7 +206,16 @@ def _move(ctx: Ctx, side: str, uid: str, path: tuple[HexId, ...]) -> None:
         raise Rejected(*limit)
     how = moves.leaving(state, u)  # AGS-K 22.1, 22.2 (K150)
     stops = dest in game.enemy_zoc(state, side)
-    ctx.emit("moved", side=side, unit=uid, path=list(walk), cost=str(cost), stops=stops, how=how)
+    ctx.emit(
+        "moved",
+        side=side,
+        unit=uid,
+        path=list(walk),
+        cost=str(cost),
+        stops=stops,
+        how=how,
+        stack=list(dict.fromkeys(stack or (uid,))),
+    )
     overstack.check_move(ctx.state, side, dest)  # A41, K151
 
 

@@ -61,6 +61,12 @@ def check(
             )
         if uid in game.ext(state, "disrupted", []):
             raise Rejected(f"{uid} is disrupted", "AGS 6.32")
+        if u.mp_spent > 0 and uid not in game.ext(state, "last_moved", [uid]):
+            raise Rejected(
+                f"{uid}'s move ended when other units were moved; an overrun is part of a move",
+                "AGS 5.1, 6.0",
+                "K177",
+            )
         if uid in game.ext(state, "overrun_stopped", []):
             raise Rejected(
                 f"{uid} may move no further this phase: its overrun failed or cost it a loss "

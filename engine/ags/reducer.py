@@ -10,6 +10,8 @@
 - `out_of_supply`, `isolated`: the phasing side's units as judged at the start of the
   movement phase (A11); `fresh`: reinforcements in their first player-turn (AGS 15.0);
 - `stopped`: units that entered an enemy zone of control this phase (5.23, A24);
+  `last_moved`: the units the latest move, entry or overrun moved, whose moves may go on
+  (AGS 5.1, K177);
   `defended`: hexes attacked this phase (9.14);
 - `combat`: the combat whose results are being applied (plain data, `results`)."""
 
@@ -68,6 +70,7 @@ def _moved(s: GameState, d: dict[str, Any]) -> None:
         heavy[u.id] = int(heavy[u.id]) + 1
     if d.get("stops"):
         s.ext.setdefault("stopped", []).append(u.id)
+    s.ext["last_moved"] = list(d.get("stack") or [u.id])  # AGS 5.1, K177
 
 
 def _entered(s: GameState, d: dict[str, Any]) -> None:
@@ -77,6 +80,7 @@ def _entered(s: GameState, d: dict[str, Any]) -> None:
     s.ext.setdefault("fresh", []).append(u.id)
     if d.get("stops"):
         s.ext.setdefault("stopped", []).append(u.id)
+    s.ext["last_moved"] = list(d.get("stack") or [u.id])  # AGS 5.1, K177
 
 
 def _attack_declared(s: GameState, d: dict[str, Any]) -> None:

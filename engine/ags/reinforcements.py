@@ -38,7 +38,7 @@ def entry_hexes(state: GameState, u: UnitState) -> list[HexId]:
     return out
 
 
-def enter(ctx: Ctx, side: str, uid: str, h: HexId) -> None:
+def enter(ctx: Ctx, side: str, uid: str, h: HexId, stack: tuple[str, ...] = ()) -> None:
     state = ctx.state
     u = state.units.get(uid)
     if u is None or u.side != side or u.arrives is None:
@@ -61,4 +61,13 @@ def enter(ctx: Ctx, side: str, uid: str, h: HexId) -> None:
     cls = game.spec(state, uid).move_class
     cost = row.cost("inf" if cls == "hq" else cls) or 1
     stops = h in game.enemy_zoc(state, side)
-    ctx.emit("entered", side=side, unit=uid, hex=h, cost=str(cost), stops=stops, area=area)
+    ctx.emit(
+        "entered",
+        side=side,
+        unit=uid,
+        hex=h,
+        cost=str(cost),
+        stops=stops,
+        area=area,
+        stack=list(dict.fromkeys(stack or (uid,))),  # AGS 5.1, K177
+    )

@@ -23,8 +23,14 @@ EVENTS: dict[str, dict[str, Spec]] = {
     "setup_done": {"side": _P, "rule": _P},
     "phase_started": {"turn": _P, "index": _P, "side": _P, "title": _P},
     "supply_checked": {"side": _P, "out_of_supply": ListOf(UNIT), "isolated": ListOf(UNIT)},
-    "moved": {"side": _P, "unit": UNIT, "path": _P, "cost": _P, "stops": _P, "how": _P},
-    "entered": {"side": _P, "unit": UNIT, "hex": _P, "cost": _P, "stops": _P, "area": _P},
+    "moved": {
+        "side": _P, "unit": UNIT, "path": _P, "cost": _P, "stops": _P, "how": _P,
+        "stack": ListOf(UNIT),
+    },
+    "entered": {
+        "side": _P, "unit": UNIT, "hex": _P, "cost": _P, "stops": _P, "area": _P,
+        "stack": ListOf(UNIT),
+    },
     "attack_declared": {
         "side": _P, "attackers": ListOf(UNIT), "hexes": _P, "defenders": ListOf(UNIT), "air": _P,
         "hq": _P, "led": _P,

@@ -218,3 +218,22 @@ def test_25_12_27_1_an_isolated_unit_destroyed_in_combat_scores_eight() -> None:
     assert opened["isolated"] == [uid]  # judged at the instant of combat (25.12)
     assert not rec.state.units[uid].on_map
     assert rec.state.ext["vp"]["soviet"] == 8  # "any other isolated German unit" (A39)
+
+
+def test_5_1_k177_a_units_move_is_over_once_other_units_are_moved() -> None:
+    rec = start(korsun(), 1)
+    ok(rec, "soviet", o.Move(units=("s-rd-58",), path=("0312",)))
+    ok(rec, "soviet", o.Move(units=("s-rd-58",), path=("0311",)))  # still in hand: goes on
+    ok(rec, "soviet", o.Move(units=("s-hq-40",), path=("0410",)))  # another unit
+    r = refused(rec, "soviet", o.Move(units=("s-rd-58",), path=("0310",)))
+    assert "AGS 5.1, K177" in str(r) and "s-rd-58 may not move" in str(r)
+    assert moves.legal_moves(rec.state, "s-rd-58") == {}
+    # the units of one input move together and may go on together ...
+    ok(rec, "soviet", o.Move(units=("s-hq-2tk", "s-rd-136"), path=("0709",)))
+    ok(rec, "soviet", o.Move(units=("s-hq-2tk", "s-rd-136"), path=("0708",)))
+    # ... or one of them alone, which ends the other's move (the stack is split)
+    ok(rec, "soviet", o.Move(units=("s-hq-2tk",), path=("0608",)))
+    r = refused(rec, "soviet", o.Move(units=("s-rd-136",), path=("0707",)))
+    assert "K177" in str(r)
+    ok(rec, "soviet", o.Done())  # a new phase: the Combat Phase
+    assert rec.state.ext["last_moved"] == []
