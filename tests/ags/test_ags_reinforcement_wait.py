@@ -7,7 +7,7 @@ from __future__ import annotations
 from agsstart import korsun, ok, refused, start
 
 from engine import orders as o
-from engine.ags import reinforcements
+from engine.ags import game, reinforcements
 
 
 def test_26_0_k176_a_reinforcement_with_no_free_entry_hex_waits() -> None:
@@ -35,3 +35,22 @@ def test_26_0_k176_a_reinforcement_with_no_free_entry_hex_waits() -> None:
     assert corps in reinforcements.due(s, "soviet")
     assert reinforcements.entry_hexes(s, corps) == [area_l[0]]
     ok(rec, "soviet", o.Enter(units=("s-gd-tc-11",), where=area_l[0]))
+
+
+def test_15_0_a_reinforcement_is_in_supply_in_the_player_turn_it_enters() -> None:
+    rec = start(korsun(), 1)
+    while rec.system.phase(rec.state).title != "the Soviet Initial Movement Phase, turn 3":
+        side = rec.system.awaited_sides(rec.state)[0]
+        order = rec.system.next_default(rec.state, side)
+        assert order is not None
+        ok(rec, side, order)
+    area_l = rec.state.setup.results.entry_areas["L"]
+    ok(rec, "soviet", o.Enter(units=("s-gd-tc-11",), where=area_l[0]))
+    s = rec.state
+    for hq in ("s-hq-6tk", "s-hq-2tk", "s-hq-40", "s-hq-27"):  # far away (a test's set-up)
+        s.units[hq].hex = "3626"
+    corps = s.units["s-gd-tc-11"]
+    assert game.commanding_hqs(s, corps) == []  # no line of communications (11.34) ...
+    assert game.in_supply(s, corps)  # ... yet in supply this player-turn (AGS 15.0)
+    s.ext["fresh"] = []  # as at the next player-turn (reducer: `fresh` is cleared)
+    assert not game.in_supply(s, corps)
