@@ -170,3 +170,18 @@ def test_19_8_20_11_no_air_points_on_the_snow_turns_1_to_3() -> None:
         assert "AGS-K 19.8" in str(r)
     _to(rec, "the Soviet Initial Movement Phase, turn 4")
     assert rec.state.ext["weather"] == "mud" and rec.state.ext["air"]["soviet"] == 3  # 20.12
+
+
+def test_21_15_advances_after_combat_are_not_limited() -> None:
+    rec = _to(start(korsun(), 1, dice=(1,)), "the German Combat Phase, turn 1")
+    s = rec.state
+    at, beyond = _beside_the_edge_of(s, "g-72")
+    s.units["g-72"].hex = at  # on the edge of its two hexes (a test's set-up) ...
+    s.units["s-gd-abb-3"].hex = beyond  # ... beside a Soviet airborne brigade outside it
+    assert limits.problem(s, "g-72", beyond) is not None
+    ok(rec, "german", o.Attack(units=("g-72",), target=beyond))  # 4 to 2: 2-1, die 1: -/1
+    (d,) = rec.state.pending
+    path = d.options["paths"]["s-gd-abb-3"][0]
+    ok(rec, "soviet", o.Retreat(unit="s-gd-abb-3", path=tuple(path)))
+    ok(rec, "german", o.Pursue(unit="g-72", path=(beyond,)))  # 21.15: not limited
+    assert rec.state.units["g-72"].hex == beyond
