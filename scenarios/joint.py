@@ -136,6 +136,7 @@ def joint_scenario() -> dict[str, Any]:
         "special": {
             "fronts": {"north": {"rows": list(NORTH_ROWS)}, "south": {"rows": list(SOUTH_ROWS)}},
             "surrounded": [*ks.get("surrounded", []), *ps.get("surrounded", [])],
+            "cut_off": [*ks.get("cut_off", []), *ps.get("cut_off", [])],
             "activation": [*ks.get("activation", []), *ps.get("activation", [])],
             "half_mp": [*ks.get("half_mp", []), *ps.get("half_mp", [])],
             "no_crossing": no_crossing,

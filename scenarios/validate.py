@@ -9,7 +9,10 @@ in its ZoC and no friendly unit next to it, unless `special: {surrounded: [ids]}
 scenario means it; the geography of its map (scenarios/mapchecks.py: unbridged roads, roads
 that stop in the open, entry zones and hexes off the roads, units on the wrong bank of a
 river the scenario's `special.banks` names, rivers that stop short of a place on them).
-Then the full loader runs, so anything else it refuses is reported too.
+Then the full loader runs, so anything else it refuses is reported too, and the set-up is
+traced for supply: every unit on the map must trace a line of supply at set-up (10.1, as
+the rule system traces it), unless `special: {cut_off: [{units: [ids], reason: ...}]}` says
+the scenario means it (a garrison the historical situation had cut off) and why.
 
 Another rule system's scenarios (`system:`) and maps (`game:`) are checked by the checks
 it registers (`scenarios.systems.ScenarioSystem.validate`, `validate_map`; AGS:
@@ -24,8 +27,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine import systems as rule_systems
 from engine.hexgrid import HexId
-from engine.model import DEFAULT_MOVE, NO_ZOC_TYPES, MapData, TerrainTable
+from engine.model import DEFAULT_MOVE, NO_ZOC_TYPES, MapData, Setup, TerrainTable
 from scenarios import mapchecks, systems
 from scenarios.errors import ScenarioError, from_validation
 from scenarios.loader import (
@@ -239,11 +243,69 @@ def _scenario(data: dict[str, Any], path: Path) -> list[str]:
     if rules is not None:
         at = [(uid, side, h) for uid, side, h, _t, _w in placed]
         out.extend(mapchecks.banks(m, rules if isinstance(rules, list) else [rules], at, file))
+    declared, problems = _cut_off(
+        sc.special.get("cut_off") if isinstance(sc.special, dict) else None, file
+    )
+    out.extend(problems)
     if not out:
         try:
-            load_scenario(path)
+            setup = load_scenario(path)
         except ScenarioError as e:
             out.append(str(e))
+        else:
+            out.extend(_supply_at_setup(setup, declared, file))
+    return out
+
+
+def _cut_off(raw: object, file: str) -> tuple[dict[str, str], list[str]]:
+    """`special.cut_off: [{units: [ids], reason: text}]`: the units a scenario means to set
+    up out of supply, each group with the reason (the historical situation)."""
+    key = f"{file}: special.cut_off"
+    if raw is None:
+        return {}, []
+    if not isinstance(raw, list):
+        return {}, [f"{key}: a list of {{units: [ids], reason: ...}}"]
+    out: dict[str, str] = {}
+    problems: list[str] = []
+    for j, group in enumerate(raw):
+        ids = group.get("units") if isinstance(group, dict) else None
+        reason = group.get("reason") if isinstance(group, dict) else None
+        if not isinstance(ids, list) or not ids or not isinstance(reason, str) or not reason:
+            problems.append(f"{key}[{j}]: give units: [ids] and the reason they start cut off")
+            continue
+        out.update((str(uid), reason) for uid in ids)
+    return out, problems
+
+
+def _supply_at_setup(setup: Setup, declared: dict[str, str], file: str) -> list[str]:
+    """10.1: every unit on the map at set-up traces a line of supply (the rule system's own
+    trace: 10.1.4-10.1.11, 7.3.7), unless `special.cut_off` declares it; a declared unit
+    must be one that is set up on the map and cannot trace one."""
+    rules = rule_systems.of(setup)
+    state = rules.new_game(setup).state
+    out: list[str] = []
+    cut: set[str] = set()
+    for side in setup.side_names:
+        picture = rules.supply_picture(state, side)
+        if picture is None:
+            return []  # the system traces no lines of supply
+        for c in picture.cuts:
+            cut.add(c.unit)
+            if c.unit not in declared:
+                out.append(
+                    f"{file}: units: {c.unit} ({picture.at.get(c.unit, 'off the map')}) "
+                    f"cannot trace a line of supply at set-up: {c.sentence()} (10.1; list it "
+                    "under special.cut_off with the reason if the scenario means it)"
+                )
+    for uid in declared:
+        u = state.units.get(uid)
+        if u is None or u.hex is None:
+            out.append(f"{file}: special.cut_off: {uid} is not a unit set up on the map")
+        elif uid not in cut:
+            out.append(
+                f"{file}: special.cut_off: {uid} ({u.hex}) traces a line of supply at set-up "
+                "(10.1): take it out of special.cut_off"
+            )
     return out
 
 

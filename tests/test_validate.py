@@ -77,7 +77,12 @@ def test_validate_a_scenario_may_mean_a_surrounded_unit(tmp_path: Path) -> None:
     ring = ["0302", "0304", "0202", "0203", "0402", "0403"]
     units = [_unit("g-lone", "0303"), *[_unit(f"s-r{i}", h) for i, h in enumerate(ring)]]
     data = _scenario(units)
+    data["sides"]["soviet"]["supply"] = [{"edge": "N"}, {"edge": "W"}]  # the ring in supply
     data["special"] = {"surrounded": ["g-lone"]}
+    problems = validate(str(_write(tmp_path, data))).problems
+    assert len(problems) == 1 and "g-lone (0303) cannot trace a line of supply" in problems[0]
+    reason = "the scenario means it: a garrison cut off (10.1.10)"
+    data["special"]["cut_off"] = [{"units": ["g-lone"], "reason": reason}]
     assert validate(str(_write(tmp_path, data))).ok
 
 
@@ -160,6 +165,7 @@ def test_validate_a_countersheet_with_an_id_no_order_can_name(tmp_path: Path) ->
 
 def test_validate_a_surrounded_note_that_is_not_a_list(tmp_path: Path) -> None:
     data = _scenario([_unit("s-a", "0101"), _unit("g-a", "0808")])
+    data["sides"] = {"soviet": {"supply": [{"edge": "W"}]}, "german": {"supply": [{"edge": "E"}]}}
     data["special"] = {"surrounded": 5}
     assert validate(str(_write(tmp_path, data))).ok
 
