@@ -14,10 +14,12 @@ input's request row beside it), and the game loads and plays on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import queue
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -29,9 +31,11 @@ from typing import Any
 
 import pytest
 
+from bot.load import choose_input
 from bot.service import Caller, Referee, Refusal
 from bot.service.game import fold
 from bot.store import LogRecord, Store, StoreError, is_postgres_url
+from engine.notation import format_order
 
 ROOT = Path(__file__).resolve().parent.parent
 ALICE = Caller("u-a", "Alice", guild="g", channel="c")
@@ -648,30 +652,51 @@ async def test_a_full_disk_refuses_clearly_and_half_applies_nothing(tmp_path: Pa
         await ref.close()
 
 
-@pytest.mark.parametrize(
-    "damage",
-    [
-        "json_set(body, '$.line', 'frobnicate the map')",  # not a line the service wrote
-        "json_remove(body, '$.events')",  # an input without its events
-        "json_set(body, '$.events[0].seq', 'x')",  # an event number that is no number
-        "'{not json'",  # not JSON at all (the CHECK bypassed)
-    ],
-)
+DAMAGES = [
+    "json_set(body, '$.line', 'frobnicate the map')",  # not a line the service wrote
+    "json_remove(body, '$.events')",  # an input without its events
+    "json_set(body, '$.events[0].seq', 'x')",  # an event number that is no number
+    "'{not json'",  # not JSON at all (the CHECK bypassed)
+]
+
+
+async def _damaged_game(db: Path, damage: str, *, before_snapshot: bool) -> tuple[str, str]:
+    """Two games; game 1's latest input damaged in the file. A game's first input writes
+    a snapshot; the second input is after it, so a load reads it (issue #21: a load reads
+    the latest snapshot and the records after it), the first one is not read by a load."""
+    ref = await Referee.open(db, opponents=None)
+    try:
+        g1, g2 = await _two_games(ref)
+        await ref.orders(ALICE, g1, "done")  # snapshotted
+        if not before_snapshot:
+            g = await ref.game(g1)
+            side = g.awaited()[0]
+            who = ALICE if side == "soviet" else BOB
+            order = choose_input(g.state, side, random.Random(1))
+            try:
+                await ref.orders(who, g1, format_order(order))
+            except Refusal:
+                await ref.orders(who, g1, "done")
+    finally:
+        await ref.close()
+    con = sqlite3.connect(db, isolation_level=None)
+    con.execute("PRAGMA ignore_check_constraints = ON")
+    changed = con.execute(
+        f"UPDATE log SET body = {damage} WHERE game_id = ? AND seq ="
+        " (SELECT MAX(seq) FROM log WHERE game_id = ? AND kind = 'input')",
+        (g1, g1),
+    ).rowcount
+    con.close()
+    assert changed == 1
+    return g1, g2
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
 async def test_a_corrupt_record_names_its_game_and_spares_the_others(
     tmp_path: Path, damage: str
 ) -> None:
     db = tmp_path / "k.db"
-    ref = await Referee.open(db, opponents=None)
-    g1, g2 = await _two_games(ref)
-    await ref.orders(ALICE, g1, "done")
-    await ref.close()
-    con = sqlite3.connect(db, isolation_level=None)
-    con.execute("PRAGMA ignore_check_constraints = ON")
-    changed = con.execute(
-        f"UPDATE log SET body = {damage} WHERE game_id = ? AND kind = 'input'", (g1,)
-    ).rowcount
-    con.close()
-    assert changed == 1
+    g1, g2 = await _damaged_game(db, damage, before_snapshot=False)
     ref = await Referee.open(db, opponents=None)
     try:
         with pytest.raises(Refusal, match=rf"game {g1}.*damaged"):
@@ -683,6 +708,44 @@ async def test_a_corrupt_record_names_its_game_and_spares_the_others(
         assert listed[g2]["status"] == "active"
         await ref.orders(ALICE, g2, "done")
         assert (await ref.game(g2)).state.seq > 0
+    finally:
+        await ref.close()
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+async def test_a_corrupt_record_before_the_snapshot_is_named_when_it_is_read(
+    tmp_path: Path, damage: str
+) -> None:
+    """A load does not read the records before the game's latest snapshot (issue #21): the
+    game plays on from the snapshot; what reads the damaged record (its older history,
+    the export, the dice check, a rollback) is refused naming the game, in words."""
+    db = tmp_path / "k.db"
+    g1, g2 = await _damaged_game(db, damage, before_snapshot=True)
+    ref = await Referee.open(db, opponents=None)
+    try:
+        g = await ref.game(g1)
+        assert g.state.seq > 0 and not g.record.entries
+        words = rf"game {g1}: a stored record .* is damaged"
+        for reads_the_whole_log in (
+            ref.export(REFEREE, g1),
+            ref.verify(REFEREE, g1),
+            ref.mod(REFEREE, g1, "rollback 1"),
+        ):
+            with pytest.raises(Refusal, match=words):
+                await reads_the_whole_log
+        try:  # the older history reads the events only: refused when they are damaged
+            await ref.history(ALICE, g1, limit=20)
+            assert "$.line" in damage
+        except Refusal as e:
+            assert re.search(words, e.message) and "$.line" not in damage
+        side = g.awaited()[0]
+        order = choose_input(g.state, side, random.Random(2))
+        who = ALICE if side == "soviet" else BOB
+        with contextlib.suppress(Refusal):
+            await ref.orders(who, g1, format_order(order))
+        listed = {x["id"]: x for x in await ref.games(ALICE)}
+        assert listed[g2]["status"] == "active"
+        assert "kessel: game-export" in await ref.export(REFEREE, g2)
     finally:
         await ref.close()
 

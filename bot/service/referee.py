@@ -310,11 +310,27 @@ class Referee:
         `replay`, rebuilt from the start."""
         if complete(g.record):
             return g.record
-        records = await self.store.log(g.id)
-        rec = await asyncio.to_thread(build_record, g.setup, g.row, records, None, replay=replay)
+        try:
+            records = await self.store.log(g.id)
+            rec = await asyncio.to_thread(
+                build_record, g.setup, g.row, records, None, replay=replay
+            )
+        except StoreError as e:
+            raise Refusal(f"nothing was read: {e}") from None
+        except Exception as e:  # a record before the snapshot that is not what was written
+            raise _damaged_before_snapshot(g, e) from None
         if not replay:
             rec.state = g.state
         return rec
+
+    async def _more(self, g: LiveGame, past: Past, want: int) -> None:
+        """`past.more(want)`: a damaged older record refused in words, as a load does."""
+        try:
+            await past.more(want)
+        except StoreError as e:
+            raise Refusal(f"nothing was read: {e}") from None
+        except Exception as e:
+            raise _damaged_before_snapshot(g, e) from None
 
     def _past(self, g: LiveGame) -> Past | None:
         """A reader of the inputs before `g`'s snapshot (None: all are in memory)."""
@@ -327,7 +343,7 @@ class Referee:
             return g.record.entries[-1] if g.record.entries else None
         past = self._past(g)
         assert past is not None
-        await past.more(1)
+        await self._more(g, past, 1)
         if not past.inputs:
             return None
         last = past.inputs[0]
@@ -339,7 +355,7 @@ class Referee:
         sides = {e.side for e in g.record.entries if e.side}
         past = self._past(g)
         while past is not None and len(sides) < enough and not past.complete:
-            await past.more(2 * len(past.inputs) + 16)
+            await self._more(g, past, 2 * len(past.inputs) + 16)
             sides |= {k.side for k in past.inputs if k.side}
         return sides
 
@@ -355,7 +371,7 @@ class Referee:
                 break
             if any(_turn_started(e, turn) for c in chunks for e in c):
                 break
-            await past.more(2 * len(past.inputs) + 16)
+            await self._more(g, past, 2 * len(past.inputs) + 16)
         return [e for c in reversed(chunks) for e in c]
 
     # --- games and seats -------------------------------------------------------------
@@ -800,7 +816,7 @@ class Referee:
             if lines is not None:
                 break
             assert past is not None
-            await past.more(2 * len(past.inputs) + limit + 16)
+            await self._more(g, past, 2 * len(past.inputs) + limit + 16)
         head = "Since your last turn:" if since_last else f"Game {g.id}, recent log:"
         head += " (#N: event numbers; `mod rollback N` keeps the game up to event N)"
         text = "\n".join([head, *lines]) if lines else f"{head} nothing new."
@@ -2211,6 +2227,16 @@ def _apply_all(state: GameState, given: list[tuple[str, Order]]) -> tuple[list[E
         out.append(Entry(side, order, tuple(result.events)))
         state = result.state
     return out, state
+
+
+def _damaged_before_snapshot(g: LiveGame, e: Exception) -> Refusal:
+    """A record older than the game's snapshot, read only now, is damaged: the game
+    plays on from its snapshot; what needs that record is refused."""
+    return Refusal(
+        f"game {g.id}: a stored record before its latest snapshot is damaged ({e!r}), so "
+        "its older history cannot be read (play goes on from the snapshot); the other "
+        "games are not affected. Restore it from a backup."
+    )
 
 
 def _turn_started(e: Event, turn: int) -> bool:
