@@ -682,7 +682,13 @@ class Store(LeagueTables):
 
     # --- the log ---------------------------------------------------------------------
     def _append_steps(
-        self, game_id: str, head: int, records: Sequence[NewRecord], ts: float
+        self,
+        game_id: str,
+        head: int,
+        records: Sequence[NewRecord],
+        ts: float,
+        *,
+        move_head: bool = True,
     ) -> list[tuple[str, Sequence[Any]]]:
         steps: list[tuple[str, Sequence[Any]]] = []
         for i, r in enumerate(records, start=head + 1):
@@ -692,7 +698,7 @@ class Store(LeagueTables):
                     (game_id, i, ts, r.actor, r.kind, json.dumps(r.body)),
                 )
             )
-        if records:
+        if records and move_head:
             steps.append(("UPDATE games SET head = ? WHERE id = ?", (head + len(records), game_id)))
         return steps
 
@@ -728,13 +734,20 @@ class Store(LeagueTables):
                 raise StoreError(f"no game '{game_id}'")
             if int(row[0]) != expect_head:
                 raise Conflict(f"game {game_id} moved on (head {row[0]}, expected {expect_head})")
-            steps = self._append_steps(game_id, expect_head, records, when)
+            steps = self._append_steps(game_id, expect_head, records, when, move_head=False)
             head = expect_head + len(records)
+            # the game's row in ONE statement (a round trip each on PostgreSQL)
+            row_sets: dict[str, Any] = {"head": head} if records else {}
             if status is not None:
-                steps.append(("UPDATE games SET status = ? WHERE id = ?", (status, game_id)))
+                row_sets["status"] = status
             if settings is not None:
+                row_sets["settings"] = json.dumps(settings)
+            if summary is not None:
+                row_sets |= _summary_columns(summary)
+            if row_sets:
+                changed = ", ".join(f"{k} = ?" for k in row_sets)
                 steps.append(
-                    ("UPDATE games SET settings = ? WHERE id = ?", (json.dumps(settings), game_id))
+                    (f"UPDATE games SET {changed} WHERE id = ?", (*row_sets.values(), game_id))
                 )
             if request is not None:
                 key, fingerprint, reply = request
@@ -774,8 +787,6 @@ class Store(LeagueTables):
                         (game_id, step, due, min(wake, due)),
                     ),
                 ]
-            if summary is not None:
-                steps.append(_summary_step(game_id, summary))
             for sql, args in steps:
                 await db.execute(sql, args)
         return head
@@ -1042,8 +1053,16 @@ def _game(r: Any) -> GameRow:
     )
 
 
+def _summary_columns(s: Summary) -> dict[str, Any]:
+    return {
+        "phase": s.phase,
+        "turn": s.turn,
+        "awaiting": json.dumps(list(s.awaiting)),
+        "sides": json.dumps(list(s.sides)),
+    }
+
+
 def _summary_step(game_id: str, s: Summary) -> tuple[str, Sequence[Any]]:
-    return (
-        "UPDATE games SET phase = ?, turn = ?, awaiting = ?, sides = ? WHERE id = ?",
-        (s.phase, s.turn, json.dumps(list(s.awaiting)), json.dumps(list(s.sides)), game_id),
-    )
+    cols = _summary_columns(s)
+    changed = ", ".join(f"{k} = ?" for k in cols)
+    return (f"UPDATE games SET {changed} WHERE id = ?", (*cols.values(), game_id))
