@@ -114,7 +114,11 @@ def pursuit(
     for first in options.get("first", []):
         threat = sum(s.est for h, s in sight.stacks.items() if grid.adjacent(h, first))
         here = sum(x.cel for x in state.units_at(first) if x.side == side)
-        if u.cel > 1 and 2 * threat <= mine and here + u.cel <= STACK_LIMIT:  # 3.2.1
+        if here + u.cel > STACK_LIMIT:  # 3.2.1
+            continue
+        if aims.hexes.get(first, 0.0) > 0 and state.control.get(first) != side:
+            out.insert(0, o.Pursue(unit=unit, path=(first,)))  # it takes a valued hex
+        elif u.cel > 1 and 2 * threat <= mine:
             out.append(o.Pursue(unit=unit, path=(first,)))
     return [*out, o.Pass()]
 

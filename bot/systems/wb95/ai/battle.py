@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from bot.systems.wb95.ai.aims import Aims
-from bot.systems.wb95.ai.reckon import FAIR, GOOD
+from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD
 from bot.systems.wb95.ai.sight import Sight
 from engine import orders as o
 from engine.hexgrid import HexId
@@ -83,13 +83,25 @@ def _own_guns(state: GameState, side: str, hexes: list[HexId]) -> list[tuple[str
 
 
 def choices(
-    state: GameState, side: str, aims: Aims, sight: Sight, level: int
+    state: GameState,
+    side: str,
+    aims: Aims,
+    sight: Sight,
+    level: int,
+    intents: dict[HexId, set[str]] | None = None,
 ) -> list[tuple[o.Order, int]]:
     """The inputs to try in order, each attack with the column it reads now (-1 for the
-    others)."""
+    others). The attacks its Movement Phase prepared (`intents`) come first when they read
+    1:1 or better: their units moved for them, and the guns were counted for them."""
+    intents = intents or {}
     must, must_hit = mandatory_outstanding(state, side)
     scored: list[tuple[tuple[float, ...], o.Attack, int]] = []
     tries = _tries(state, side)
+    able = {u.id for u in state.on_map(side) if can_attack(state, u) is None}
+    for t, meant_units in sorted(intents.items()):
+        left = sorted(meant_units & able)
+        if left:
+            tries.insert(0, (left, [t]))
     queue = list(tries)
     done: set[tuple[tuple[str, ...], tuple[HexId, ...]]] = set()
     while queue:
@@ -141,7 +153,10 @@ def choices(
                     queue.extend((list(sub), hexes) for sub in combinations(units, k))
             if not good and not meets:
                 continue
+            meant = len(hexes) == 1 and intents.get(hexes[0], set()) & able <= set(units)
             score = (
+                float(meant and col >= EVEN),  # the plan's attacks (their guns counted)
+                float(good and meets > 0),  # a duty met well first: it may need the guns
                 float(good),
                 float(meets > 0),  # duties first among the bad ones
                 (1.0 + worth) * win - hurt * (1.0 + aims.loss) + 0.05 * col,

@@ -49,6 +49,7 @@ class Opponent:
         self._dropped: set[str] = set()  # groups with a refused step
         self._planned = False
         self._ranked: list[tuple[o.Order, int]] | None = None  # this Combat Phase's inputs
+        self._intents: dict[str, set[str]] = {}  # attacks its last Movement Phase prepared
 
     def choose(self, state: GameState) -> o.Order | None:
         if state.over:
@@ -93,7 +94,7 @@ class Opponent:
             self._planned = True
             sight: Sight = look(state, self.side)
             aims: Aims = read(state, self.side)
-            self._steps = plan(state, self.side, sight, aims, self.level)
+            self._steps, self._intents = plan(state, self.side, sight, aims, self.level)
         while self._steps:
             step = self._steps.pop(0)
             if step.group in self._dropped:
@@ -112,7 +113,12 @@ class Opponent:
         fresh = self._ranked is None
         if self._ranked is None:
             self._ranked = battle.choices(
-                state, self.side, read(state, self.side), look(state, self.side), self.level
+                state,
+                self.side,
+                read(state, self.side),
+                look(state, self.side),
+                self.level,
+                self._intents,
             )
         while self._ranked:
             order, col = self._ranked.pop(0)

@@ -54,6 +54,7 @@ class Board:
     cels: dict[HexId, int] = field(default_factory=dict)  # own CELs per hex after the plan
     done: set[str] = field(default_factory=set)  # units with a plan
     costs: dict[HexId, Fraction] = field(default_factory=dict)  # supply MPs (10.1)
+    intents: dict[HexId, set[str]] = field(default_factory=dict)  # planned attacks
     threat: dict[HexId, float] = field(default_factory=dict)  # enemy SPs within 2 hexes
     _goal_d: dict[HexId, int] = field(default_factory=dict)
     _goals: list[HexId] | None = None
@@ -96,7 +97,10 @@ def _regular(state: GameState, u: UnitState) -> bool:
     return not spec.is_hq and spec.type != "art"
 
 
-def plan(state: GameState, side: str, sight: Sight, aims: Aims, level: int) -> list[Step]:
+def plan(
+    state: GameState, side: str, sight: Sight, aims: Aims, level: int
+) -> tuple[list[Step], dict[HexId, set[str]]]:
+    """The Movement Phase's inputs, and the attacks they prepare (enemy hex -> units)."""
     b = Board(state, side, sight, aims, level)
     for u in state.on_map(side):
         if u.hex is not None:
@@ -114,7 +118,7 @@ def plan(state: GameState, side: str, sight: Sight, aims: Aims, level: int) -> l
     steps += _occupy(b, keep)
     steps += _free(b, keep)
     steps += _reinforcements(b)
-    return steps
+    return steps, b.intents
 
 
 # -- The Retreat: units in a withdrawal zone leave and are saved -------------------------
@@ -162,6 +166,11 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
     targets = sorted(sight.stacks.values(), key=lambda s: (-_value(b, s), s.hex))
     out: list[Step] = []
     planned: set[HexId] = set()
+    pool = {
+        g.id: (g.hex, strength(state, g, attacking=True).sp)
+        for g in state.on_map(b.side)
+        if g.hex and state.setup.units[g.id].type in ARTILLERY and ready(state, g)
+    }
     # a second pass may end next to a stack already planned for (5.1.4: attacked anyway)
     for st in [*targets, *targets]:
         t = st.hex
@@ -170,15 +179,10 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
         bar = _bar(b, st)
         allowed = {t} | planned
         air = sum(int(m["sp"]) for m in attaching(state, b.side, "support-attack", [t]))
-        guns = guns_in_range(state, sight.guns, t)
-        ours = sum(  # its own guns in combat setup within range support (6.3)
-            strength(state, g, attacking=True).sp
-            for g in state.on_map(b.side)
-            if g.hex
-            and state.setup.units[g.id].type in ARTILLERY
-            and ready(state, g)
-            and grid.distance(g.hex, t) <= RANGE
-        )
+        guns = guns_in_range(state, sight.guns, t, b.side)
+        # its own guns in combat setup within range support (6.3), each in one plan only
+        in_range = [g for g, (h, _) in pool.items() if grid.distance(h, t) <= RANGE]
+        ours = sum(pool[g][1] for g in in_range)
         # units already next to it, free to attack it alone (their only contact)
         fixed = [
             u
@@ -235,6 +239,8 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
                 have += _attack_sp(state, u)
         if have <= air + ours or column(state, have, st, parts, guns) < bar:
             continue
+        if column(state, have - ours, st, parts, guns) < max(EVEN, bar - 1):
+            continue  # its guns may be wanted elsewhere: never worse than 1:1 without them
         if not fixed and not picks:
             continue
         # the smallest movers that are not needed stay free
@@ -245,6 +251,9 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
                 picks.remove(p)
                 parts, have = rest, less
         planned.add(t)
+        b.intents[t] = {u.id for u in fixed} | {p[0].id for p in picks}
+        for g in in_range:
+            del pool[g]
         for u in fixed:
             b.done.add(u.id)
         for u, h, r in picks:

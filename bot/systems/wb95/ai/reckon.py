@@ -11,6 +11,7 @@ from bot.systems.wb95.ai.sight import Stack
 from engine.hexgrid import HexId
 from engine.state import GameState
 from engine.wb95 import hq_cms
+from engine.wb95.air import attaching
 from engine.wb95.artillery import RANGE
 from engine.wb95.combat import FP_CMS, IF_CMS, terrain_cms
 from engine.wb95.crt import COLUMNS, MAX_COLUMN, initial_column
@@ -30,10 +31,12 @@ def crossing(state: GameState, a: HexId, t: HexId) -> int:
 
 
 def defence_cms(state: GameState, stack: Stack) -> int:
-    """Terrain (5.5.1), a fortification seen (7.1.10, 7.2.1), a fixed position (7.3.2) and
-    the CMs the enemy holds from an HQ of ours it eliminated (9.1.6: public, R17)."""
+    """Terrain (5.5.1), a fortification seen (7.1.10, 7.2.1), a fixed position (7.3.2), the
+    CMs the enemy holds from an HQ of ours it eliminated (9.1.6: public, R17) and those of
+    the special units seen (15.1.6, 15.4.1)."""
     table = state.setup.table
     cms = terrain_cms(state, stack.hex) + hq_cms.available(state, stack.side, [stack.hex])
+    cms += stack.cms
     if fixed_position_hex(state.setup.map, stack.hex):
         cms += FP_CMS
     elif stack.fortified == "if":
@@ -44,10 +47,13 @@ def defence_cms(state: GameState, stack: Stack) -> int:
     return cms
 
 
-def guns_in_range(state: GameState, guns: Iterable[tuple[HexId, int]], h: HexId) -> int:
-    """The SPs the enemy's artillery in range could add to the defence of `h` (6.3.3)."""
+def guns_in_range(state: GameState, guns: Iterable[tuple[HexId, int]], h: HexId, side: str) -> int:
+    """The SPs the enemy's artillery in range (6.3.3) and its revealed defensive air
+    support over `h` (8.2.4) could add to the defence of `h`."""
     grid = state.setup.map.grid
-    return sum(sp for g, sp in guns if g != h and grid.distance(g, h) <= RANGE)
+    enemy = state.setup.enemy_of(side)
+    air = sum(int(m["sp"]) for m in attaching(state, enemy, "support-defence", [h]))
+    return air + sum(sp for g, sp in guns if grid.distance(g, h) <= RANGE)
 
 
 def column(

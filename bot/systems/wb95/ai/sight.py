@@ -12,6 +12,7 @@ from engine.hexgrid import HexId
 from engine.state import GameState
 from engine.view import view
 from engine.wb95.artillery import ARTILLERY
+from engine.wb95.special import FU_CMS
 from engine.wb95.strength import strength
 from engine.wb95.zoc import zoc_hexes
 
@@ -27,6 +28,7 @@ class Stack:
     counters: int = 0
     regular: bool = False  # anything but HQs and towed artillery (5.1.9, 6.6.4)
     fortified: str = ""  # a fortification seen: "ff" or "if" (7.1, 7.2)
+    cms: int = 0  # CMs its special units may add in defence: stars 15.1.6, FU 15.4.1
     ids: list[str] = field(default_factory=list)  # the counters seen in full
 
 
@@ -71,6 +73,7 @@ def look(state: GameState, side: str) -> Sight:
         if v.id is not None:
             spec = setup.units[v.id]
             st.ids.append(v.id)
+            st.cms = min(3, st.cms + (FU_CMS if spec.type == "fu" else min(1, len(spec.stars))))
             covers = zoc_hexes(setup, spec, v.hex)
             if spec.type in ARTILLERY:  # it may support the defence (6.3.3)
                 guns.append((v.hex, strength(state, state.units[v.id], attacking=False).sp))
@@ -83,6 +86,8 @@ def look(state: GameState, side: str) -> Sight:
             covers = list(grid.neighbours(v.hex))  # unseen: it may have a ZoC (4.1)
             if v.type in ARTILLERY:
                 guns.append((v.hex, top_gun))
+            if v.type == "fu":
+                st.cms = min(3, st.cms + FU_CMS)
             if v.type in ("hq", "art"):
                 sp = 0
             else:
