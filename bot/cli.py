@@ -214,6 +214,12 @@ def _parser() -> argparse.ArgumentParser:
     how.add_argument("--vs", metavar="SIDE", help="the built-in opponent plays SIDE")
     how.add_argument("--hotseat", action="store_true", help="every side at this screen")
     play.add_argument("--seed", type=_seed, help="seed of the dice (default: a random one)")
+    play.add_argument(
+        "--level",
+        type=_whole(0, 3),
+        metavar="L",
+        help="the opponent's strength: 1-3, 0 the old one",
+    )
     _data_option(play)
     _data_option(sub.add_parser("scenarios", help="list the shipped scenarios"))
     rd = sub.add_parser("render", help="draw the map as a viewer sees it (PNG)")
@@ -392,6 +398,10 @@ def _use_data(args: argparse.Namespace) -> int | None:
 def _play(args: argparse.Namespace) -> int:
     from bot.local import play
 
+    if args.level is not None:  # the WB-95 opponent's strength (issue #23)
+        from bot.systems import wb95
+
+        wb95.set_level(args.level)
     return play(args.scenario, db=args.db, vs=args.vs, hotseat=args.hotseat, seed=args.seed)
 
 

@@ -202,3 +202,24 @@ def test_the_duel_set_it_beats_the_baseline_without_self_inflicted_bad_attacks()
     figures = duel.report(games)
     assert figures["self_inflicted"]["new"]["attacks"] == 0
     assert figures["wins"] >= figures["games"] // 2
+
+
+def test_kessel_play_level_seats_the_opponent_at_that_strength_or_the_baseline() -> None:
+    from bot.systems import wb95
+    from bot.systems.wb95.opponent import Opponent as Baseline
+
+    made = wb95.BOT_SYSTEM.opponent
+    assert made is not None
+    try:
+        wb95.set_level(0)
+        assert isinstance(getattr(made("german", 1), "__self__", None), Baseline)
+        wb95.set_level(3)
+        chosen = getattr(made("german", 1), "__self__", None)
+        assert isinstance(chosen, Opponent) and chosen.level == 3
+        wb95.set_level(None)
+        chosen = getattr(made("german", 1), "__self__", None)
+        assert isinstance(chosen, Opponent) and chosen.level == 2
+        with pytest.raises(ValueError):
+            wb95.set_level(4)
+    finally:
+        wb95.set_level(None)

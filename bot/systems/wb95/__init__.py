@@ -8,12 +8,27 @@ from bot import describe
 from bot.systems import BotSystem, Chooser
 
 AI = "bot.systems.wb95.ai"
+# The strength of the built-in opponent this process seats (`kessel play --level`): 1-3
+# trade thinking time for quality (bot/systems/wb95/ai/opponent.py), 0 is the baseline.
+_level: int | None = None
+
+
+def set_level(level: int | None) -> None:
+    """`kessel play --level L`: 0 the baseline, 1-3 the opponent's levels, None its default."""
+    global _level
+    if level is not None and level not in (0, 1, 2, 3):
+        raise ValueError(f"level {level}: 0 (the baseline) or 1-3")
+    _level = level
 
 
 def _opponent(side: str, seed: int) -> Chooser:
-    from bot.systems.wb95.ai.opponent import Opponent
+    if _level == 0:
+        from bot.systems.wb95.opponent import Opponent as Baseline
 
-    return Opponent(side, seed).choose
+        return Baseline(side, seed).choose
+    from bot.systems.wb95.ai.opponent import DEFAULT_LEVEL, Opponent
+
+    return Opponent(side, seed, _level or DEFAULT_LEVEL).choose
 
 
 BOT_SYSTEM = BotSystem(
