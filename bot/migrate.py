@@ -129,9 +129,8 @@ async def _game_ids(store: Store) -> list[str]:
 
 
 async def _insert_all(db: Txn, table: Table, rows: Sequence[Sequence[Any]]) -> None:
-    sql = _insert(table)
-    for r in rows:
-        await db.execute(sql, tuple(r))
+    if rows:
+        await db.execute_many(_insert(table), [tuple(r) for r in rows])
 
 
 async def copy(source: Store, target: Store, *, replace: bool = False) -> dict[str, int]:

@@ -483,6 +483,8 @@ class Txn(Protocol):
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]: ...
 
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
 
 def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
@@ -1030,6 +1032,9 @@ class _SqliteTxn:
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         async with self._db.execute(sql, args) as c:
             return list(await c.fetchall())
+
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._db.executemany(sql, rows)
 
 
 def _game(r: Any) -> GameRow:

@@ -243,6 +243,9 @@ class _PgTxn:
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return list(await self._conn.fetch(numbered(sql), *args))
 
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._conn.executemany(numbered(sql), rows)  # (pipelined: one round trip)
+
 
 class PostgresStore(Store):
     """The store in a PostgreSQL database, shared by every bot process pointed at it."""
