@@ -24,6 +24,7 @@ from bot.service.tail import Past, complete
 from bot.store import KEEP_SNAPSHOTS
 from engine.notation import format_order
 from engine.view import MODERATOR, SPECTATOR
+from render.snapshot import last_phase_events
 
 ALICE = Caller("u-alice", "Alice", guild="g1", channel="c1")
 BOB = Caller("u-bob", "Bob", guild="g1", channel="c1")
@@ -283,7 +284,15 @@ async def test_history_pages_are_the_full_logs_last_lines(store_url: str) -> Non
     try:
         gid = await _game(ref)
         await _undo_and_roll_back(ref, gid)
-        await _play(ref, gid, 45, random.Random(4))
+        rng, drawn = random.Random(4), 0
+        for _ in range(45):  # the map's recent moves, read back past the snapshot as needed
+            await _play(ref, gid, 1, rng)
+            g = await ref.game(gid)
+            recent = last_phase_events(await ref._recent_events(g), g.state.turn)
+            whole_events = (await ref.whole_record(g)).events
+            assert recent == last_phase_events(whole_events, g.state.turn)
+            drawn += bool(recent) and not g.record.entries
+        assert drawn  # (some of them right after a snapshot: all read back from the store)
         ref.forget(gid)
         g = await ref.game(gid)
         assert not complete(g.record) and len(g.record.entries) < 7
@@ -354,6 +363,13 @@ async def test_a_game_held_from_its_snapshot_plays_as_the_whole_log_says(
         said = [(await ref.verify(MOD, gid))[0].text for ref, gid in ((short, a), (long, b))]
         assert said[0].replace(a, b) == said[1] and "do NOT" not in said[0]
         assert await short.played_sides(ga) == {"soviet", "german"}
+        # the map's recent moves: read back past the snapshot as far as the turn's start
+        whole = await long.whole_record(gb)
+        recent = await short._recent_events(ga)
+        assert last_phase_events(recent, ga.state.turn) == last_phase_events(
+            whole.events, gb.state.turn
+        )
+        assert await short.map_png(MOD, a) == await long.map_png(MOD, b)
     finally:
         await short.close()
         await long.close()
