@@ -181,7 +181,11 @@ def pg_server() -> Iterator[Server]:
     if bin_dir is None:
         unavailable("PostgreSQL")
         raise AssertionError  # (unavailable skips or fails)
-    server = Server(bin_dir)
+    try:
+        server = Server(bin_dir)
+    except (LookupError, RuntimeError) as e:  # root, but no `postgres` user or no runuser
+        unavailable(f"PostgreSQL as root ({e})")
+        raise AssertionError from None
     try:
         server.start()
     except (RuntimeError, OSError, subprocess.SubprocessError) as e:
