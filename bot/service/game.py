@@ -134,9 +134,6 @@ class LiveGame:
             self.where(s), s.turn, tuple(self.awaited(s, status)), tuple(self.setup.sides)
         )
 
-    def events_since(self, seq: int) -> list[Event]:
-        return [e for e in self.record.events if e.seq > seq]
-
     @property
     def last_event(self) -> int:
         return self.state.seq
