@@ -8,7 +8,8 @@
     KESSEL_SHARD_IDS       the shards this process runs: "0,1", "0-3" (default: all of them)
 
 `kessel.toml` may hold the same under `[discord]`: `token`, `db`, `guild`, `shard_count`,
-`shard_ids` (bot/discord/shards.py, docs/discord.md "Shards").
+`shard_ids` (or the variables' own names, `KESSEL_SHARD_COUNT` ...; bot/discord/shards.py,
+docs/discord.md "Shards").
 """
 
 from __future__ import annotations
@@ -48,11 +49,15 @@ def _toml(path: Path) -> dict[str, str]:
     if not path.is_file():
         return {}
     data = tomllib.loads(path.read_text(encoding="utf-8")).get("discord", {})
-    return {
-        f"KESSEL_{k.upper()}" if k != "token" else TOKEN_ENV: str(v)
-        for k, v in data.items()
-        if v is not None
-    }
+    return {_env_key(k): str(v) for k, v in data.items() if v is not None}
+
+
+def _env_key(key: str) -> str:
+    """`shard_count` (or the variable's own name, `KESSEL_SHARD_COUNT`) -> its variable."""
+    if key == "token":
+        return TOKEN_ENV
+    upper = key.upper()
+    return upper if upper.startswith("KESSEL_") else f"KESSEL_{upper}"
 
 
 def load_config(directory: str | Path = ".", env: dict[str, str] | None = None) -> BotConfig | None:

@@ -42,6 +42,12 @@ def test_shard_settings_come_from_the_environment_or_kessel_toml(tmp_path: Path)
     assert cfg is not None and cfg.shards == Shards(4, (2, 3))
     cfg = load_config(tmp_path, env={"KESSEL_SHARD_IDS": "0-1,3"})  # the environment first
     assert cfg is not None and cfg.shards == Shards(4, (0, 1, 3))
+    (tmp_path / "kessel.toml").write_text(  # the variables' own names do too
+        '[discord]\ntoken = "t"\nKESSEL_SHARD_COUNT = 2\nKESSEL_SHARD_IDS = "1"\n',
+        encoding="utf-8",
+    )
+    cfg = load_config(tmp_path, env={})
+    assert cfg is not None and cfg.shards == Shards(2, (1,))
 
 
 @pytest.mark.parametrize(
