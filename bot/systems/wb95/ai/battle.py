@@ -103,6 +103,9 @@ def choices(
         if left:
             tries.insert(0, (left, [t]))
     queue = list(tries)
+    intended = {u for us in intents.values() for u in us}
+    # the units each planned attack must not take from the others
+    elsewhere = {t: {u for x, us in intents.items() if x != t for u in us} for t in intents}
     done: set[tuple[tuple[str, ...], tuple[HexId, ...]]] = set()
     while queue:
         units, hexes = queue.pop(0)
@@ -147,13 +150,21 @@ def choices(
             if aims.short and worth > 0 and aims.attack:
                 bar = FAIR - 1  # the last turns: 1:1 for an objective
             good = col >= bar
+            planned_here = set().union(*(intents.get(h, set()) for h in hexes))
+            if not meets and set(units) & (intended - planned_here):
+                continue  # it would take units a planned attack needs
             if col >= bar + 1 and len(units) > 2 and support == guns and level >= 2:
                 # a unit it could spare: the same attack without it (levels 2-3)
                 for k in range(len(units) - 1, len(units) - level, -1):
                     queue.extend((list(sub), hexes) for sub in combinations(units, k))
             if not good and not meets:
                 continue
-            meant = len(hexes) == 1 and intents.get(hexes[0], set()) & able <= set(units)
+            meant = (
+                len(hexes) == 1
+                and hexes[0] in intents
+                and intents[hexes[0]] & able <= set(units)
+                and not set(units) & elsewhere.get(hexes[0], set())
+            )
             score = (
                 float(meant and col >= EVEN),  # the plan's attacks (their guns counted)
                 float(good and meets > 0),  # a duty met well first: it may need the guns

@@ -30,12 +30,32 @@ def crossing(state: GameState, a: HexId, t: HexId) -> int:
     return max([0, *cms])
 
 
+def hq_loss_cms(state: GameState, gainer: str, h: HexId) -> int:
+    """The CMs `gainer` may still spend on `h` in the next Combat Phase from an HQ it has
+    eliminated (9.1.6-9.1.7, R17: the two Combat Phases after the one it fell in, within
+    8 hexes). Reckoned for the coming Combat Phase, so a plan made in the Movement Phase
+    counts them too."""
+    grid = state.setup.map.grid
+    coming = (state.turn, next((i for i in hq_cms.COMBAT_PHASES if i >= state.phase), 99))
+    total = 0
+    for loss in state.hq_losses:
+        if loss["gainer"] != gainer or loss.get("hex") is None:
+            continue
+        fell = (int(loss["turn"]), int(loss["phase"]))
+        window = [(t, i) for t in (fell[0], fell[0] + 1, fell[0] + 2) for i in hq_cms.COMBAT_PHASES]
+        if coming not in [w for w in window if w > fell][:2]:
+            continue
+        if grid.distance(str(loss["hex"]), h) <= hq_cms.HQ_LOSS_RANGE:
+            total += max(0, hq_cms.HQ_LOSS_CMS - int(loss.get("spent", 0)))
+    return total
+
+
 def defence_cms(state: GameState, stack: Stack) -> int:
     """Terrain (5.5.1), a fortification seen (7.1.10, 7.2.1), a fixed position (7.3.2), the
     CMs the enemy holds from an HQ of ours it eliminated (9.1.6: public, R17) and those of
     the special units seen (15.1.6, 15.4.1)."""
     table = state.setup.table
-    cms = terrain_cms(state, stack.hex) + hq_cms.available(state, stack.side, [stack.hex])
+    cms = terrain_cms(state, stack.hex) + hq_loss_cms(state, stack.side, stack.hex)
     cms += stack.cms
     if fixed_position_hex(state.setup.map, stack.hex):
         cms += FP_CMS
