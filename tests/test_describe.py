@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -178,10 +177,9 @@ GAMES = [
     ("kursk", 2, 500),
     ("deblockade", 3, 200),
 ]
-BUDGET = 18.0  # seconds for all the games
 
 
-def _play(scenario: str, seed: int, inputs: int, deadline: float) -> tuple[GameRecord, list[str]]:
+def _play(scenario: str, seed: int, inputs: int) -> tuple[GameRecord, list[str]]:
     """A fuzzed game; the decision prompts of every decision opened, as its side reads them."""
     rec = GameRecord(load_scenario(scenario), seed=seed)
     rng = random.Random(f"{scenario}:{seed}")
@@ -189,7 +187,7 @@ def _play(scenario: str, seed: int, inputs: int, deadline: float) -> tuple[GameR
     prompts: list[str] = []
     seen: set[tuple[int, str]] = set()
     for _ in range(inputs):
-        if rec.state.over or time.perf_counter() > deadline:
+        if rec.state.over:
             break
         awaited = flow.awaited_sides(rec.state)
         if not awaited:
@@ -225,13 +223,13 @@ def _play(scenario: str, seed: int, inputs: int, deadline: float) -> tuple[GameR
 
 
 def test_every_event_and_decision_of_fuzzed_games_reads_as_sentences() -> None:
-    deadline = time.perf_counter() + BUDGET
+    # fixed input counts, not a time budget: what is covered must not depend on the load
     kinds: set[str] = set()
     decisions: set[str] = set()
     bad: list[tuple[str, str, str]] = []
     texts = 0
     for scenario, seed, inputs in GAMES:
-        rec, prompts = _play(scenario, seed, inputs, deadline)
+        rec, prompts = _play(scenario, seed, inputs)
         for p in prompts:
             texts += 1
             if reprs(p) or len(p) > describe.MAX_CHARS:
