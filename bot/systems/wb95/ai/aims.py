@@ -50,6 +50,15 @@ def read(state: GameState, side: str) -> Aims:
     }
     to_take = any(state.control.get(h) != side for h in own)
     attack = to_take and vp.get(side, 0) <= vp.get(enemy, 0)
+    # a side that wins only from a number of VPs up (Kursk: "otherwise soviet victory")
+    # keeps attacking until it has them
+    need = [
+        int(lv["vp"])
+        for lv in rules.get("levels", [])
+        if lv["side"] == side and lv.get("vp") is not None
+    ]
+    if need and str(rules.get("otherwise", "")).startswith(enemy):
+        attack = vp.get(side, 0) < min(need)
     short = state.turn >= setup.turns - 1
     return Aims(
         hexes=hexes,

@@ -10,11 +10,11 @@ from collections.abc import Iterable
 from bot.systems.wb95.ai.sight import Stack
 from engine.hexgrid import HexId
 from engine.state import GameState
-from engine.wb95 import hq_cms
+from engine.wb95 import fortified_lines, hq_cms
 from engine.wb95.air import attaching
 from engine.wb95.artillery import RANGE
 from engine.wb95.combat import FP_CMS, IF_CMS, terrain_cms
-from engine.wb95.crt import COLUMNS, MAX_COLUMN, initial_column
+from engine.wb95.crt import COLUMNS, MAX_COLUMN, halve, initial_column
 from engine.wb95.fortifications import fixed_position_hex
 
 LOSING = COLUMNS.index("1:2")  # forced attacks at this column or worse throw units away
@@ -50,14 +50,17 @@ def hq_loss_cms(state: GameState, gainer: str, h: HexId) -> int:
     return total
 
 
-def defence_cms(state: GameState, stack: Stack) -> int:
-    """Terrain (5.5.1), a fortification seen (7.1.10, 7.2.1), a fixed position (7.3.2), the
-    CMs the enemy holds from an HQ of ours it eliminated (9.1.6: public, R17) and those of
-    the special units seen (15.1.6, 15.4.1)."""
+def defence_cms(state: GameState, stack: Stack, line: bool = False) -> int:
+    """Terrain (5.5.1), a fortification seen (7.1.10, 7.2.1), a fixed position (7.3.2) or a
+    fortified line attacked across (`line`, 19.1.2: 2 CMs in their place), the CMs the
+    enemy holds from an HQ of ours it eliminated (9.1.6: public, R17) and those of the
+    special units seen (15.1.6, 15.4.1)."""
     table = state.setup.table
     cms = terrain_cms(state, stack.hex) + hq_loss_cms(state, stack.side, stack.hex)
     cms += stack.cms
-    if fixed_position_hex(state.setup.map, stack.hex):
+    if line:
+        cms += 2
+    elif fixed_position_hex(state.setup.map, stack.hex):
         cms += FP_CMS
     elif stack.fortified == "if":
         cms += IF_CMS
@@ -85,9 +88,16 @@ def column(
 ) -> int:
     """The column `attack_sp` SPs would read against `stack` (worst case) with `backing`
     SPs of enemy guns joining, after the defender's CMs; `parts` (attacking hex, SPs)
-    adds a river's CMs when more than half the SPs cross it (5.5.4)."""
+    adds a river's CMs when more than half the SPs cross it (5.5.4), and a fortified line
+    crossed halves the attack (19.1.1, taken whole: the worst case)."""
     if not stack.regular:
         return MAX_COLUMN  # a lone HQ or gun (5.1.9, 6.6.4)
+    parts = list(parts)
+    line = fortified_lines.in_line(state, stack.hex) and any(
+        fortified_lines.crosses_line(state, a, stack.hex) for a, _ in parts
+    )
+    if line:
+        attack_sp = halve(int(attack_sp))
     col = min(initial_column(int(attack_sp), max(1, stack.hi + backing)), MAX_COLUMN)
     across: dict[int, float] = {}
     for a, sp in parts:
@@ -95,4 +105,4 @@ def column(
         if c:
             across[c] = across.get(c, 0.0) + sp
     river = max((c for c, sp in across.items() if 2 * sp > attack_sp), default=0)
-    return max(0, col - defence_cms(state, stack) - river)
+    return max(0, col - defence_cms(state, stack, line) - river)
