@@ -16,7 +16,7 @@ from discord import app_commands
 from bot import incident
 from bot.discord.context import refuse
 from bot.discord.notify import Notifier
-from bot.discord.shards import Shards
+from bot.discord.shards import Shards, of_discord
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.service import Referee, Refusal
 
@@ -54,6 +54,8 @@ class KesselBot(discord.Client):
         kw.setdefault("intents", discord.Intents.none() | discord.Intents(guilds=True))
         super().__init__(**kw)
         self.ref = ref
+        # the deadline clock and opponents' resumption for Discord's games only (shards.py)
+        ref.owns_guild = of_discord
         self.tree = RefereeTree(self)
         self.notifier = Notifier(self)
         self.legal_cache: dict[tuple[str, str, int, str], dict[str, Any]] = {}
@@ -145,7 +147,7 @@ class ShardedKesselBot(KesselBot, discord.AutoShardedClient):
     def __init__(self, ref: Referee, shards: Shards, **kw: Any) -> None:
         super().__init__(ref, shard_count=shards.count, shard_ids=list(shards.ids), **kw)
         self.kessel_shards = shards
-        ref.owns_guild = None if shards.runs_all else shards.owns
+        ref.owns_guild = shards.owns
 
     @property
     def syncs_commands(self) -> bool:

@@ -5,8 +5,9 @@ Discord sends a server's events to shard `(guild_id >> 22) % shard_count`, and d
 messages to shard 0. Several bot processes, each running a range of the shards, share one
 game database; what no interaction asks for -- the deadline clock (reminders, expiries)
 and the built-in opponents' moves after a restart -- each process does only for the games
-whose server falls in its shards, and for the games of no server (local play, direct
-messages, mail) the process running shard 0. So no such work is done twice.
+whose server falls in its shards, and for the games of no server (direct messages) the
+process running shard 0. So no such work is done twice. Games made by mail or in local play
+are never the bot's: their own transport's process ticks them (it alone can deliver).
 """
 
 from __future__ import annotations
@@ -34,11 +35,18 @@ class Shards:
 
     def owns(self, guild: str) -> bool:
         """Whether this process does the per-process work of `guild`'s games."""
-        return self.of_guild(guild) in self.ids
+        return of_discord(guild) and self.of_guild(guild) in self.ids
 
     @property
     def runs_all(self) -> bool:
         return len(self.ids) == self.count
+
+
+def of_discord(guild: str) -> bool:
+    """Whether a game of `guild` is the Discord bot's: made on a server (a snowflake) or in
+    a direct message (no server). Games of other transports (mail, local play) are left to
+    their own processes, which alone can deliver their reminders."""
+    return guild == "" or is_snowflake(guild)
 
 
 def parse_count(text: str) -> int:

@@ -109,6 +109,4 @@ async def _player(ref: Referee, game: str | None, address: str) -> bool:
 
 def mail_caller(address: str, name: str = "") -> Caller:
     """The service's caller for a mail address (games made by mail live in guild "mail")."""
-    return Caller(
-        "mail:" + address, name or address.partition("@")[0], guild="mail", channel="mail"
-    )
+    return Caller("mail:" + address, name or address.partition("@")[0], guild=GUILD, channel="mail")

@@ -35,6 +35,9 @@ class MailReferee:
 
     def __init__(self, ref: Referee, cfg: MailConfig, *, sender: Sender | None = None) -> None:
         self.ref = ref
+        # the deadline clock for mail's games only: a Discord game's reminder sent from
+        # here would reach no one (the bot's process ticks those)
+        ref.owns_guild = lambda guild: guild == GUILD
         self.cfg = cfg
         self.desk = Desk(ref, cfg, sender or Sender(cfg))
         self.stopping = asyncio.Event()

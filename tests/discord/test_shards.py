@@ -14,7 +14,7 @@ import pytest
 from bot.cli import main
 from bot.discord.client import KesselBot, ShardedKesselBot, make_bot
 from bot.discord.config import load_config
-from bot.discord.shards import ShardError, Shards
+from bot.discord.shards import ShardError, Shards, of_discord
 from bot.service import Caller, Referee, Refusal
 from engine.orders import Order
 from engine.state import GameState
@@ -88,9 +88,12 @@ def test_a_server_belongs_to_the_shard_discord_sends_its_events_to() -> None:
     two = Shards(2, (1,))
     assert two.of_guild(GUILD_0) == 0 and two.of_guild(GUILD_1) == 1
     assert two.owns(GUILD_1) and not two.owns(GUILD_0)
-    # games of no server (local play, direct messages, mail) are shard 0's
+    # games of no server (direct messages) are shard 0's; mail's and local play's games
+    # are never the bot's: their own processes tick them (they alone can deliver)
     assert {two.of_guild(g) for g in ("", "local", "mail", "dm")} == {0}
-    assert Shards(2, (0,)).owns("local") and not two.owns("")
+    assert Shards(2, (0,)).owns("") and not two.owns("")
+    assert not Shards(2, (0,)).owns("local") and not Shards(1, (0,)).owns("mail")
+    assert of_discord("") and of_discord(GUILD_1) and not of_discord("mail")
     assert Shards(4, (0, 1, 2, 3)).runs_all and not two.runs_all
     assert Shards(8, (0,)).of_guild("81384788765712384") == (81384788765712384 >> 22) % 8
 
@@ -100,7 +103,7 @@ async def test_the_bot_runs_the_shards_of_its_process_and_shard_0_syncs(tmp_path
     try:
         plain = make_bot(ref, None, tick=False)
         assert type(plain) is KesselBot and not isinstance(plain, discord.AutoShardedClient)
-        assert plain.syncs_commands and ref.owns_guild is None
+        assert plain.syncs_commands and ref.owns_guild is of_discord  # not mail's games
         second = make_bot(ref, Shards(4, (2, 3)), tick=False)
         assert isinstance(second, ShardedKesselBot)
         assert isinstance(second, discord.AutoShardedClient)
@@ -108,9 +111,9 @@ async def test_the_bot_runs_the_shards_of_its_process_and_shard_0_syncs(tmp_path
         assert not second.syncs_commands  # shard 0's process uploads the commands
         assert ref.owns_guild is not None and ref.owns_guild(GUILD_0) is False
         first = make_bot(ref, Shards(4, (0, 1)), tick=False)
-        assert first.syncs_commands and ref.owns_guild("local")
+        assert first.syncs_commands and ref.owns_guild("") and not ref.owns_guild("local")
         every = make_bot(ref, Shards(4, (0, 1, 2, 3)), tick=False)
-        assert every.syncs_commands and ref.owns_guild is None  # one process runs them all
+        assert every.syncs_commands and ref.owns_guild(GUILD_0) and ref.owns_guild(GUILD_1)
         # (never logged in: nothing to close)
     finally:
         await ref.close()
@@ -135,9 +138,10 @@ async def test_two_shard_processes_each_tick_only_their_own_games(store_url: str
         games = {
             "g0": await _game_with_deadline(maker, GUILD_0, 1),
             "g1": await _game_with_deadline(maker, GUILD_1, 2),
-            "local": await _game_with_deadline(maker, "local", 3),
+            "dm": await _game_with_deadline(maker, "", 3),
             "g1b": await _game_with_deadline(maker, GUILD_1, 4),
         }
+        by_mail = await _game_with_deadline(maker, "mail", 5)  # `kessel mail` ticks it
     finally:
         await maker.close()
     # two bot processes (shard 0 and shard 1 of 2) on the same database
@@ -150,14 +154,15 @@ async def test_two_shard_processes_each_tick_only_their_own_games(store_url: str
         for ref in procs:
             said = await ref.tick()
             expired.append({r.game for r in said if "Deadline passed" in r.text})
-        assert expired == [{games["g0"], games["local"]}, {games["g1"], games["g1b"]}]
+        assert expired == [{games["g0"], games["dm"]}, {games["g1"], games["g1b"]}]
         # each game's deadline was dealt with once: no process finds it again
         for ref in procs:
             assert await ref.tick() == []
         for ref in procs:
             for gid in games.values():
                 assert (await ref.store.game(gid)).status == "paused"  # type: ignore[union-attr]
-        assert set(procs[0].cached) == {games["g0"], games["local"]}  # never loaded the others
+        assert (await procs[0].store.game(by_mail)).status == "active"  # type: ignore[union-attr]
+        assert set(procs[0].cached) == {games["g0"], games["dm"]}  # never loaded the others
         assert set(procs[1].cached) == {games["g1"], games["g1b"]}
     finally:
         for ref in procs:

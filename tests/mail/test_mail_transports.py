@@ -195,6 +195,9 @@ async def test_mail_that_cannot_be_sent_waits_in_the_outbox(tmp_path: Path) -> N
     ref = await Referee.open(cfg.db, opponents=None)
     try:
         mail = MailReferee(ref, cfg)
+        # its clock ticks mail's games only: a Discord game's reminder would reach no one
+        assert ref.owns_guild is not None and ref.owns_guild("mail")
+        assert not ref.owns_guild("81384788765712384") and not ref.owns_guild("")
         await mail.run(once=True)
         box = await ref.store.server_setting("mail", "outbox", [])
         assert len(box) == 1  # kept, and the message counts as handled
