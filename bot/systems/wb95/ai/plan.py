@@ -245,7 +245,8 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
             continue
         # the smallest movers that are not needed stay free
         for p in sorted(picks, key=lambda p: _attack_sp(state, p[0])):
-            rest = [x for x in parts if x != (p[1], _attack_sp(state, p[0]))]
+            rest = list(parts)
+            rest.remove((p[1], _attack_sp(state, p[0])))  # one of equal parts only
             less = have - _attack_sp(state, p[0])
             if len(picks) > 1 and column(state, less, st, rest, guns) >= bar:
                 picks.remove(p)

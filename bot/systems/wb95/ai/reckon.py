@@ -104,5 +104,6 @@ def column(
         c = crossing(state, a, stack.hex)
         if c:
             across[c] = across.get(c, 0.0) + sp
-    river = max((c for c, sp in across.items() if 2 * sp > attack_sp), default=0)
+    units_sp = sum(sp for _, sp in parts)  # 5.5.4 counts the attacking units' SPs only
+    river = max((c for c, sp in across.items() if 2 * sp > units_sp), default=0)
     return max(0, col - defence_cms(state, stack, line) - river)
