@@ -1,8 +1,9 @@
 """The built-in AGS opponent (bot/systems/ags/opponent.py, issue #19): registered for
 "ags", it plays a whole Korsun game against the deadline defaults without a refused
-input, attacks at the odds the engine computes (engine/ags/odds.py, AGS 9.4, A25), is
-deterministic for a seed and scores more victory points (AGS-K 27.1-27.2) than the
-deadline defaults do on the same side."""
+input, attacks at the odds the engine computes (engine/ags/odds.py, AGS 9.4, A25) and
+overruns at 5-1 or better (AGS 6.0), is deterministic for a seed and scores more victory
+points (AGS-K 27.1-27.2) than the deadline defaults do on the same side. Its use of the
+system's tools and the duel against the first opponent: test_ags_opponent_tools.py."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from functools import cache
 import pytest
 
 from bot import systems as bot_systems
-from bot.systems.ags.opponent import Opponent
+from bot.systems.ags.opponent import Opponent, column_index
 from engine import orders as o
 from engine import systems
 from engine.ags import odds
@@ -62,6 +63,7 @@ def test_the_ags_system_has_a_builtin_opponent() -> None:
         assert choose(rec.state) is None  # not awaited
 
 
+@pytest.mark.slow  # a whole game each side; tests/ags/test_ags_opponent_tools.py plays a turn
 @pytest.mark.parametrize("side", ["soviet", "german"])
 def test_it_plays_a_whole_game_attacks_and_outscores_the_deadline_defaults(side: str) -> None:
     seed = 1
@@ -78,11 +80,21 @@ def test_it_attacks_only_at_good_odds() -> None:
     rec = GameRecord(korsun(), 2)
     bot = Opponent("soviet", 2)
     seen = 0
-    while not rec.state.over and rec.state.turn <= 3:
+    while not rec.state.over and rec.state.turn <= 2:
         side = rec.system.awaited_sides(rec.state)[0]
         order = bot.choose(rec.state) if side == "soviet" else None
         order = order or rec.system.next_default(rec.state, side)
         assert order is not None
+        if side == "soviet" and isinstance(order, o.Attack) and rec.state.phase in (0, 2):
+            # an overrun (AGS 6.0): only at 5-1 or better, as `overrun` resolves it
+            done = rec.submit(side, order)
+            assert isinstance(done, Applied)
+            res = next(e.data for e in done.events if e.kind == "combat_resolved")
+            assert res["overrun"] and column_index(rec.state, res["column"]) >= column_index(
+                rec.state, "5-1"
+            )
+            seen += 1
+            continue
         if side == "soviet" and isinstance(order, o.Attack) and rec.state.pending == []:
             got = odds.preview(rec.state, "soviet", order)
             assert got["worst"] in ("2-1", "3-1", "4-1", "5-1", "6-1", "7-1", "8-1", "9-1", "10-1")
@@ -94,6 +106,6 @@ def test_it_attacks_only_at_good_odds() -> None:
 
 
 def test_it_is_deterministic_for_a_seed() -> None:
-    a = _play(3, "soviet", limit=120)[1]
-    b = _play(3, "soviet", limit=120)[1]
+    a = _play(3, "soviet", limit=60)[1]
+    b = _play(3, "soviet", limit=60)[1]
     assert a == b

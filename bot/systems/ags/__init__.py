@@ -26,5 +26,7 @@ BOT_SYSTEM = BotSystem(
         "scenarios.ags.tables",
         "scenarios.ags.validate",  # kessel validate's AGS checks (issue #19)
         "bot.systems.ags.opponent",  # the built-in opponent reads the AGS state
+        "bot.systems.ags.baseline",  # the first opponent, the duel's baseline
+        "bot.systems.ags.duel",  # the opponent against the baseline (issue #19)
     ),
 )
