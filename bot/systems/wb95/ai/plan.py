@@ -112,6 +112,7 @@ def plan(
             b.threat[h] = b.threat.get(h, 0.0) + st.est
     steps: list[Step] = []
     steps += _withdraw(b)
+    steps += _unstack(b)
     keep = _garrisons(b)
     steps += _attacks(b, keep)
     steps += _contact(b)
@@ -132,6 +133,27 @@ def _withdraw(b: Board) -> list[Step]:
         if u.hex in b.aims.escape:
             b.done.add(u.id)
             out.append(Step(f"w-{u.id}", o.Withdraw(units=(u.id,))))
+    return out
+
+
+def _unstack(b: Board) -> list[Step]:
+    """3.2.1: a hex over the stacking limit (after retreats and advances) is emptied
+    first -- the phase cannot end otherwise -- by its smallest units."""
+    state = b.state
+    out: list[Step] = []
+    for h, n in sorted(b.cels.items()):
+        if n <= STACK_LIMIT:
+            continue
+        here = sorted(
+            (u for u in state.units_at(h) if u.side == b.side and u.id not in b.done),
+            key=lambda u: (u.cel, strength(state, u, attacking=False).sp, u.id),
+        )
+        for u in here:
+            if b.cels.get(h, 0) <= STACK_LIMIT:
+                break
+            step = _best_move(b, u, force=True) or _best_move(b, u, out_of_zoc=False, force=True)
+            if step is not None:
+                out.append(step)
     return out
 
 
@@ -312,7 +334,8 @@ def _goals(b: Board) -> list[HexId]:
     return sorted(set(goals)) or sorted(b.sight.stacks) or valued
 
 
-def _best_move(b: Board, u: UnitState, out_of_zoc: bool = True) -> Step | None:
+def _best_move(b: Board, u: UnitState, out_of_zoc: bool = True, force: bool = False) -> Step | None:
+    """The unit's best end hex for the aims (`force`: even when staying looks better)."""
     state, grid = b.state, b.state.setup.map.grid
     here = u.hex
     assert here is not None
@@ -348,7 +371,7 @@ def _best_move(b: Board, u: UnitState, out_of_zoc: bool = True) -> Step | None:
     if best is None:
         return None
     stay = score(here) if not b.sight.zoc.get(here) else -1e9
-    if best[0] <= stay + 0.5:
+    if best[0] <= stay + 0.5 and not force:
         return None
     b.put(u, best[1])
     return Step(f"m-{u.id}", o.Move(units=(u.id,), path=reach[best[1]].path))
@@ -502,7 +525,7 @@ def _reinforcements(b: Board) -> list[Step]:
         entries = legal_entries(state, u.id)
         if not entries:
             continue
-        safe = [e for e in entries.values() if not b.sight.zoc.get(e.hex)]
+        safe = [e for e in entries.values() if not b.sight.zoc.get(e.hex) and b.room(e.hex, u)]
         if not safe:
             continue  # 11.0: rather wait than enter into an enemy ZoC
         best = min(
@@ -514,5 +537,6 @@ def _reinforcements(b: Board) -> list[Step]:
                 e.hex,
             ),
         )
+        b.put(u, best.hex)  # 3.2.1: the hexes it fills
         out.append(Step(f"r-{u.id}", o.Enter(units=(u.id,), where=best.entry, path=best.path[1:])))
     return out
