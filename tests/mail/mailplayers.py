@@ -12,11 +12,10 @@ from email.message import EmailMessage
 from email.utils import formatdate
 from typing import Any
 
-from mailservers import Dovecot, Sink
-
 from bot.mail.config import MailConfig
 from bot.mail.loop import MailReferee
 from bot.service import Referee
+from mail.mailservers import Dovecot, Sink
 
 REFEREE = "kessel@referee.test"
 _ids = itertools.count(1)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mailplayers import REFEREE, Kessel, Player, config, pngs, text
-from mailservers import Dovecot, Sink
+from mail.mailplayers import REFEREE, Kessel, Player, config, pngs, text
+from mail.mailservers import Dovecot, Sink
 
 ALICE, BOB, MALLORY, CAROL = (
     "alice@soviet.test",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mailplayers import REFEREE, Kessel, Player, config, text
-from mailservers import Dovecot, Sink
+from mail.mailplayers import REFEREE, Kessel, Player, config, text
+from mail.mailservers import Dovecot, Sink
 
 
 async def test_polling_and_the_seat_passphrase(

@@ -11,13 +11,13 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from mailplayers import REFEREE, Kessel, config, text
-from mailservers import Dovecot, Sink, SmtpServer, certificate, free_port
 
 from bot.mail.config import MailConfig
 from bot.mail.loop import MailReferee
 from bot.mail.outbound import Sender
 from bot.service import Referee
+from mail.mailplayers import REFEREE, Kessel, config, text
+from mail.mailservers import Dovecot, Sink, SmtpServer, certificate, free_port
 
 ALICE, BOB = "alice@soviet.test", "bob@german.test"
 
