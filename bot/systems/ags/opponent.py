@@ -370,6 +370,7 @@ class Opponent(baseline.Opponent):
                 and self.KEEP_ACTIVE
                 and bool(game.commanding_hqs(state, u, active_only=True))
             )
+            supplied = self.side == "german" and game.in_supply(state, u)
             for score, h in ranked[:3]:
                 if score <= here + 0.5:
                     break
@@ -379,6 +380,8 @@ class Opponent(baseline.Opponent):
                     self._refused.add(repr(order))
                     continue
                 moved = after.state.units[u.id]
+                if supplied and not game.in_supply(after.state, moved):
+                    continue  # a German unit keeps its line of supply (12.1, 25.1)
                 if self.side == "soviet" and not game.commanding_hqs(
                     after.state, moved, active_only=active
                 ):
