@@ -8,7 +8,7 @@ to the hex joins when that raises the odds. Then its guns fire at the hexes left
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, islice
 
 from bot.systems.wb95.ai.aims import Aims
 from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD
@@ -103,6 +103,7 @@ def choices(
         if left:
             tries.insert(0, (left, [t]))
     queue = list(tries)
+    base = {(tuple(u), tuple(h)) for u, h in tries}  # subsets are taken of these only
     intended = {u for us in intents.values() for u in us}
     # the units each planned attack must not take from the others
     elsewhere = {t: {u for x, us in intents.items() if x != t for u in us} for t in intents}
@@ -153,10 +154,11 @@ def choices(
             planned_here = set().union(*(intents.get(h, set()) for h in hexes))
             if not meets and set(units) & (intended - planned_here):
                 continue  # it would take units a planned attack needs
-            if col >= bar + 1 and len(units) > 2 and support == guns and level >= 2:
+            if col >= bar + 1 and len(units) > 2 and support == guns and level >= 2 and key in base:
                 # a unit it could spare: the same attack without it (levels 2-3)
                 for k in range(len(units) - 1, len(units) - level, -1):
-                    queue.extend((list(sub), hexes) for sub in combinations(units, k))
+                    subs = islice(combinations(units, k), 12 * level)  # bounded: its time
+                    queue.extend((list(sub), hexes) for sub in subs)
             if not good and not meets:
                 continue
             meant = (
