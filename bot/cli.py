@@ -1,9 +1,10 @@
 """`kessel`: the command line (DESIGN §6).
 
     kessel                       the Discord bot if a token is configured, else local play
-    kessel play [SCENARIO|GAME] [--db FILE] [--vs SIDE|--hotseat] [--seed N]
+    kessel play [SCENARIO|GAME] [--db FILE] [--vs SIDE|--hotseat] [--seed N] [--level L]
                                  play at this terminal (games kept in kessel.db; no scenario:
-                                 a menu of unfinished games and scenarios)
+                                 a menu of unfinished games and scenarios; L: the built-in
+                                 opponent's strength 1-3, 0 the baseline)
     kessel scenarios             list the shipped scenarios
     kessel run SCENARIO [--orders FILE|-] [--dice 3,4,6,1] [--seed N] [--json] [--save FILE]
                [--view SIDE|spectator|moderator]
@@ -21,6 +22,8 @@
     kessel migrate --from sqlite:kessel.db --to postgresql://... [--replace]
                                  copy every game to another store, and check the copy
     kessel fuzz [SCENARIO...] [--seeds N] [--from S] [--max-inputs M]   self-play fuzzing
+    kessel duel [SCENARIO...] [--seeds N] [--from S] [--level L] [--turns T] [--json FILE]
+                                 the WB-95 opponent against the baseline, each side in turn
 
 Every `--db` takes a file (or `sqlite:FILE`) or a `postgresql://user@host/db` URL
 (docs/deploy.md); so does KESSEL_DB.

@@ -197,11 +197,13 @@ def test_kessel_duel_plays_the_opponent_against_the_baseline_on_each_side() -> N
 
 @pytest.mark.slow
 def test_the_duel_set_it_beats_the_baseline_without_self_inflicted_bad_attacks() -> None:
-    """The duel set of docs/performance.md: the three scenarios, two seeds, each side."""
+    """The duel set of docs/performance.md (issue #23's targets): the three scenarios, two
+    seeds, each side; no attack at 1:2 or worse it brought on itself (5.1.3), and at least
+    75 % of the games won (measured: 10 of 12, the Soviets drawing demo-steblev)."""
     games = duel.duel(duel.SCENARIOS, (1, 2))
     figures = duel.report(games)
     assert figures["self_inflicted"]["new"]["attacks"] == 0
-    assert figures["wins"] >= figures["games"] // 2
+    assert figures["wins"] * 4 >= figures["games"] * 3
 
 
 def test_kessel_play_level_seats_the_opponent_at_that_strength_or_the_baseline() -> None:
