@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.discord.shards import Shards, shards_from
+from bot.dotenv import read_dotenv
 
 TOKEN_ENV = "KESSEL_DISCORD_TOKEN"
 
@@ -30,19 +31,6 @@ class BotConfig:
     db: str = "kessel.db"
     guild: str = ""
     shards: Shards | None = None  # None: one process, not sharded
-
-
-def _dotenv(path: Path) -> dict[str, str]:
-    out: dict[str, str] = {}
-    if not path.is_file():
-        return out
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.removeprefix("export ").partition("=")
-        out[key.strip()] = value.strip().strip("'\"")
-    return out
 
 
 def _toml(path: Path) -> dict[str, str]:
@@ -65,7 +53,7 @@ def load_config(directory: str | Path = ".", env: dict[str, str] | None = None) 
     token. A shard setting that cannot be used raises ShardError (its message says why)."""
     base = Path(directory)
     merged = (
-        _dotenv(base / ".env")
+        read_dotenv(base / ".env")
         | _toml(base / "kessel.toml")
         | dict(os.environ if env is None else env)
     )

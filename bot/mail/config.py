@@ -13,6 +13,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.dotenv import read_dotenv
+
 PREFIX = "KESSEL_MAIL_"
 INBOUNDS = ("imap", "maildir", "smtp")
 SECURITY = ("tls", "starttls", "none")
@@ -71,19 +73,6 @@ class MailConfig:
         return self.address.rpartition("@")[0]
 
 
-def _dotenv(path: Path) -> dict[str, str]:
-    out: dict[str, str] = {}
-    if not path.is_file():
-        return out
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.removeprefix("export ").partition("=")
-        out[key.strip()] = value.strip().strip("'\"")
-    return out
-
-
 def _toml(path: Path) -> dict[str, str]:
     if not path.is_file():
         return {}
@@ -108,7 +97,7 @@ def load_config(
     address is configured. ConfigError names a setting that cannot work."""
     base = Path(directory)
     merged = (
-        _dotenv(base / ".env")
+        read_dotenv(base / ".env")
         | _toml(base / "kessel.toml")
         | dict(os.environ if env is None else env)
     )
