@@ -61,6 +61,14 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(request.getfixturevalue("pg_url"))
 
 
+@pytest.fixture
+def another_store_url(request: pytest.FixtureRequest, store_url: str, tmp_path: Path) -> str:
+    """A second new, empty database on the same backend as `store_url`."""
+    if store_url.startswith("postgresql"):
+        return str(request.getfixturevalue("pg_server").new_database())
+    return str(tmp_path / "k2.db")
+
+
 def scenario(
     units: list[dict[str, Any]],
     *,

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 
 import pytest
 
@@ -128,8 +127,8 @@ async def test_issue_20_an_organisers_forfeit_is_audited_and_rescores(store_url:
         await ref.close()
 
 
-async def test_issue_20_a_swiss_pairs_each_round_from_the_results(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+async def test_issue_20_a_swiss_pairs_each_round_from_the_results(store_url: str) -> None:
+    ref = await Referee.open(store_url, opponents=None)
     try:
         season = await _season(ref, 8, "swiss", rounds=5)
         await ref.leagues.start(MOD, season)
@@ -147,13 +146,17 @@ async def test_issue_20_a_swiss_pairs_each_round_from_the_results(tmp_path: Path
         await ref.close()
 
 
-async def test_issue_20_a_season_played_by_the_built_in_opponents(tmp_path: Path) -> None:
+# the built-in opponents' games take ~12 s: on PostgreSQL only in the slow run
+@pytest.mark.parametrize(
+    "store_url", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)], indirect=True
+)
+async def test_issue_20_a_season_played_by_the_built_in_opponents(store_url: str) -> None:
     """The 'done when' season: 8 players (the built-in opponent under 8 names) play a round
     robin and a Swiss of 5 rounds through the service, every game to its end; standings
     and ratings come out of the results alone (recomputed twice: the same)."""
     from bot.league.ratings import recompute
 
-    ref = await Referee.open(tmp_path / "k.db")  # the built-in opponents play
+    ref = await Referee.open(store_url)  # the built-in opponents play
     try:
         await ref.leagues.create_league(MOD, "Bots")
         (league,) = await ref.store.leagues("g")
@@ -181,13 +184,13 @@ async def test_issue_20_a_season_played_by_the_built_in_opponents(tmp_path: Path
 
 
 def test_issue_20_kessel_league_runs_a_season_from_the_command_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    store_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The same league commands from the command line, on a database: the built-in
     opponent signed up under four names plays every game."""
     from bot.cli import main
 
-    db = str(tmp_path / "k.db")
+    db = store_url  # a file or a postgresql:// URL
     assert main(["league", "new", "Local", "Cup", "--db", db]) == 0
     league = capsys.readouterr().out.split("(")[1].split(",")[0]
     assert main(["league", "season", league, "Spring", "round-robin", "--db", db]) == 0
@@ -210,18 +213,20 @@ def test_issue_20_kessel_league_runs_a_season_from_the_command_line(
     assert main(["league", "join", season, "--db", db]) == 2  # closed
 
 
-async def test_issue_20_missed_deadlines_forfeit_a_league_game(tmp_path: Path) -> None:
+async def test_issue_20_missed_deadlines_forfeit_a_league_game(
+    store_url: str, another_store_url: str
+) -> None:
     """A season with deadlines and `forfeit 2`: the first missed deadline plays the absent
     side's default input, the second forfeits its game; the result is audited as the
     deadline's and the standings count it."""
     clock = [1_000_000.0]
-    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=lambda: clock[0])
+    ref = await Referee.open(store_url, opponents=None, clock=lambda: clock[0])
     try:
         with pytest.raises(Refusal, match="needs deadlines"):
             await _season(ref, 2, forfeit_after=2)
     finally:
         await ref.close()
-    ref = await Referee.open(tmp_path / "k2.db", opponents=None, clock=lambda: clock[0])
+    ref = await Referee.open(another_store_url, opponents=None, clock=lambda: clock[0])
     try:
         season = await _season(ref, 2, deadline_hours=24, forfeit_after=2)
         await ref.leagues.start(MOD, season)
@@ -248,11 +253,11 @@ async def test_issue_20_missed_deadlines_forfeit_a_league_game(tmp_path: Path) -
         await ref.close()
 
 
-async def test_issue_20_a_ladder_moves_with_challenges(tmp_path: Path) -> None:
+async def test_issue_20_a_ladder_moves_with_challenges(store_url: str) -> None:
     """The ladder format: players challenge up to 3 places up; a winner from below takes
     the loser's place; a newcomer joins at the bottom of the running ladder; the
     organiser closes it."""
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    ref = await Referee.open(store_url, opponents=None)
     try:
         season = await _season(ref, 5, "ladder")
         out = await ref.leagues.start(MOD, season)
@@ -288,11 +293,11 @@ async def test_issue_20_a_ladder_moves_with_challenges(tmp_path: Path) -> None:
         await ref.close()
 
 
-async def test_issue_20_k134_sides_by_sealed_vp_bids(tmp_path: Path) -> None:
+async def test_issue_20_k134_sides_by_sealed_vp_bids(store_url: str) -> None:
     """A bids season: no game until both players bid; a bid is sealed (the other player
     learns nothing); when both want the same side the higher bid takes it and its VPs are
     taken off that side's total for every victory test (K134)."""
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    ref = await Referee.open(store_url, opponents=None)
     try:
         season = await _season(ref, 2, bids=True)
         out = await ref.leagues.start(MOD, season)
@@ -327,10 +332,10 @@ async def test_issue_20_k134_sides_by_sealed_vp_bids(tmp_path: Path) -> None:
         await ref.close()
 
 
-async def test_issue_20_divisions_play_apart_and_stand_apart(tmp_path: Path) -> None:
+async def test_issue_20_divisions_play_apart_and_stand_apart(store_url: str) -> None:
     """`league divide`: 8 players in 2 divisions (by rating, snaked); each division plays
     its own round robin and has its own table."""
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    ref = await Referee.open(store_url, opponents=None)
     try:
         season = await _season(ref, 8)
         with pytest.raises(Refusal, match="need at least 10 players"):
@@ -358,17 +363,19 @@ async def test_issue_20_divisions_play_apart_and_stand_apart(tmp_path: Path) -> 
         await ref.close()
 
 
-async def test_issue_20_a_campaign_season_chains_its_scenarios(tmp_path: Path) -> None:
+async def test_issue_20_a_campaign_season_chains_its_scenarios(
+    store_url: str, another_store_url: str
+) -> None:
     """A season playing the campaign the-retreat -> deblockade: when the first game ends,
     the second is created from deblockade with what carried over (announced line by
     line); after the last, the pairing's result is the campaign score's."""
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    ref = await Referee.open(store_url, opponents=None)
     try:
         with pytest.raises(Refusal, match="no shipped campaign"):
             await _season(ref, 2, campaign="nope")
     finally:
         await ref.close()
-    ref = await Referee.open(tmp_path / "k2.db", opponents=None)
+    ref = await Referee.open(another_store_url, opponents=None)
     try:
         season = await _season(ref, 2, campaign="the-retreat-deblockade")
         await ref.leagues.start(MOD, season)
@@ -392,12 +399,12 @@ async def test_issue_20_a_campaign_season_chains_its_scenarios(tmp_path: Path) -
 
 
 async def test_issue_20_a_rollback_reopens_a_finished_game_and_takes_its_result_back(
-    tmp_path: Path,
+    store_url: str,
 ) -> None:
     """A moderator's rollback of a league game the engine had finished puts it back into
     play and takes its result out of the standings (audited); it is scored again when it
     ends again."""
-    ref = await Referee.open(tmp_path / "k.db")  # the built-in opponents play
+    ref = await Referee.open(store_url)  # the built-in opponents play
     try:
         await ref.leagues.create_league(MOD, "Cup")
         (league,) = await ref.store.leagues("g")
@@ -425,8 +432,8 @@ async def test_issue_20_a_rollback_reopens_a_finished_game_and_takes_its_result_
         await ref.close()
 
 
-async def test_issue_20_a_league_may_allow_only_some_scenarios(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+async def test_issue_20_a_league_may_allow_only_some_scenarios(store_url: str) -> None:
+    ref = await Referee.open(store_url, opponents=None)
     try:
         with pytest.raises(Refusal, match="not wb95 scenarios: nope"):
             await ref.leagues.create_league(MOD, "Cup", scenarios=["nope"])
