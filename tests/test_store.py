@@ -1,7 +1,8 @@
 """The referee's storage (bot/store.py, issue #9 "Faults and load"): migrations by
 `PRAGMA user_version`, the append transaction (optimistic head, idempotency rows, all or
-nothing), the durability pragmas and the online backup. The transaction tests run on
-both backends (issue #21: `store` is an SQLite file, then a PostgreSQL database)."""
+nothing), the durability pragmas and the online backup. The transaction tests and the
+reopening run on both backends (issue #21: `store` is an SQLite file, then a PostgreSQL
+database); the file, pragma and backup tests are SQLite's."""
 
 from __future__ import annotations
 
@@ -70,20 +71,39 @@ async def test_a_fresh_file_is_migrated_to_the_current_schema(tmp_path: Path) ->
     assert {"games", "seats", "log", "requests", "snapshots", "deadlines"} <= tables
 
 
-async def test_reopening_is_a_no_op_and_keeps_the_data(tmp_path: Path) -> None:
-    db = tmp_path / "k.db"
-    s = await Store.open(db)
+async def _schema(s: Store, url: str) -> list[tuple[object, ...]]:
+    """The tables' definitions and the schema version, read through the store."""
+    if url.startswith("postgresql"):
+        sql = (
+            "SELECT table_name, column_name, data_type, is_nullable FROM"
+            " information_schema.columns WHERE table_schema = current_schema()"
+            " ORDER BY table_name, column_name"
+        )
+        version = "SELECT count(*), max(version) FROM schema_version"
+    else:
+        sql, version = "SELECT sql FROM sqlite_master ORDER BY name", "PRAGMA user_version"
+    return [tuple(r) for r in await s._all(sql)] + [tuple(r) for r in await s._all(version)]
+
+
+async def test_reopening_is_a_no_op_and_keeps_the_data(store_url: str) -> None:
+    s = await Store.open(store_url)
     await s.create_game(_row(), [_input(1)])
+    schema = await _schema(s, store_url)
     await s.close()
-    schema = _raw(db, "SELECT sql FROM sqlite_master ORDER BY name")
-    s = await Store.open(db)
+    s = await Store.open(store_url)
     try:
         assert [r.seq for r in await s.log("g1")] == [1]
         assert (await s.game("g1")).head == 1  # type: ignore[union-attr]
+        assert await _schema(s, store_url) == schema  # no step ran twice
     finally:
         await s.close()
-    assert _raw(db, "SELECT sql FROM sqlite_master ORDER BY name") == schema
-    assert _raw(db, "PRAGMA user_version") == [(len(MIGRATIONS),)]
+    if not store_url.startswith("postgresql"):
+        assert _raw(Path(store_url), "PRAGMA user_version") == [(len(MIGRATIONS),)]
+
+
+# The file checks below are SQLite's (a newer schema, not a database, an empty file,
+# another program's file); PostgreSQL's newer-schema and another-program's-database
+# refusals are tested in tests/test_pg_store.py.
 
 
 async def test_a_file_from_a_newer_schema_is_refused_clearly(tmp_path: Path) -> None:
@@ -244,6 +264,8 @@ async def test_snapshots_latest_wins(store: Store) -> None:
 
 
 # --- durability settings and backup ---------------------------------------------------
+# SQLite only: WAL and synchronous, the read-only file (PostgreSQL's read-only store:
+# tests/test_pg_store.py), and the online backup to a file (PostgreSQL has none: pg_dump).
 
 
 async def test_wal_and_synchronous_full_are_set(sqlite_store: Store) -> None:
