@@ -17,6 +17,7 @@ here). What differs from SQLite:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import hashlib
@@ -365,7 +366,7 @@ class PostgresStore(Store):
             except BaseException as e:
                 # the lock may have been granted as the wait was given up: the session is
                 # ended rather than put back in the pool holding it
-                conn.terminate()
+                _terminate(conn)
                 if isinstance(e, TimeoutError):
                     raise StoreError(
                         f"game {game_id} is busy in another Kessel process; nothing was "
@@ -381,11 +382,21 @@ class PostgresStore(Store):
                 _HELD.reset(token)
                 try:
                     await conn.execute("SELECT pg_advisory_unlock($1)", key)
-                except BaseException:
-                    conn.terminate()  # the session's end releases its locks
-                    raise
+                except BaseException as e:
+                    _terminate(conn)  # the session's end releases its locks
+                    # a session lost during the command (the server ended it) released
+                    # the lock with it: the command's own outcome, an error or not, stands
+                    # (not an InterfaceError of the unlock's in its place)
+                    if not isinstance(e, _ERRORS):
+                        raise
         finally:
             await self._locks.release(conn)
+
+
+def _terminate(conn: asyncpg.Connection) -> None:
+    """End the session; one already lost (its pool proxy detached) is left as it is."""
+    with contextlib.suppress(asyncpg.InterfaceError):
+        conn.terminate()
 
 
 def _reason(e: BaseException) -> str:
