@@ -21,7 +21,7 @@ from bot.load import choose_input
 from bot.service import Caller, Referee
 from bot.service.history import last_lines, lines_for
 from bot.service.tail import Past, complete
-from bot.store import KEEP_SNAPSHOTS
+from bot.store import KEEP_SNAPSHOTS, Store
 from engine.notation import format_order
 from engine.view import MODERATOR, SPECTATOR
 from render.snapshot import last_phase_events
@@ -85,9 +85,11 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 # --- the bounded cache --------------------------------------------------------------------
 
 
-async def test_an_evicted_game_reloads_and_plays_on_identically(tmp_path: Path) -> None:
-    small = await Referee.open(tmp_path / "a.db", opponents=None, clock=Clock(), cache_size=1)
-    big = await Referee.open(tmp_path / "b.db", opponents=None, clock=Clock())
+async def test_an_evicted_game_reloads_and_plays_on_identically(
+    store_url: str, another_store_url: str
+) -> None:
+    small = await Referee.open(store_url, opponents=None, clock=Clock(), cache_size=1)
+    big = await Referee.open(another_store_url, opponents=None, clock=Clock())
     try:
         pairs = [(await _game(small, s), await _game(big, s)) for s in (3, 5)]
         rngs = [(random.Random(i), random.Random(i)) for i in range(2)]
@@ -109,8 +111,8 @@ async def test_an_evicted_game_reloads_and_plays_on_identically(tmp_path: Path) 
         await big.close()
 
 
-async def test_the_cache_is_bounded_by_use_and_keeps_a_game_in_use(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock(), cache_size=2)
+async def test_the_cache_is_bounded_by_use_and_keeps_a_game_in_use(store_url: str) -> None:
+    ref = await Referee.open(store_url, opponents=None, clock=Clock(), cache_size=2)
     try:
         ids = [await _game(ref, s) for s in range(4)]
         assert len(ref.cached) == 2
@@ -189,9 +191,9 @@ async def test_the_summary_follows_every_kind_of_input(store_url: str) -> None:
 
 
 async def test_lists_and_nudge_load_no_game_after_a_restart(
-    tmp_path: Path, loads: list[str]
+    store_url: str, loads: list[str]
 ) -> None:
-    db = tmp_path / "k.db"
+    db = store_url
     ref = await Referee.open(db, opponents=None, clock=Clock())
     ids = [await _game(ref, s) for s in range(3)]
     await _game(ref, 9, ELSEWHERE, BOB_ELSEWHERE)
@@ -224,20 +226,21 @@ async def test_lists_and_nudge_load_no_game_after_a_restart(
 
 
 async def test_a_game_without_a_summary_is_summarised_once(
-    tmp_path: Path, loads: list[str]
+    store_url: str, loads: list[str]
 ) -> None:
     """A game from before issue #21 (the migration leaves `phase` NULL): summarised when
     first listed or loaded, then listed without loading."""
-    db = tmp_path / "k.db"
+    # (both backends: PostgreSQL's schema steps add the summary columns to old games too)
+    db = store_url
     ref = await Referee.open(db, opponents=None, clock=Clock())
     gid = await _game(ref)
     await ref.orders(ALICE, gid, "done")
     listed = await ref.games(ALICE)
     await ref.close()
-    con = sqlite3.connect(db)
-    con.execute("UPDATE games SET phase = NULL, awaiting = '[]', sides = '[]', turn = 0")
-    con.commit()
-    con.close()
+    store = await Store.open(db)
+    async with store._txn() as t:
+        await t.execute("UPDATE games SET phase = NULL, awaiting = '[]', sides = '[]', turn = 0")
+    await store.close()
     ref = await Referee.open(db, opponents=None, clock=Clock())
     try:
         loads.clear()
@@ -332,13 +335,14 @@ async def _paged(ref: Referee, g: Any, viewer: str, limit: int | None, after: in
 
 
 async def test_a_game_held_from_its_snapshot_plays_as_the_whole_log_says(
-    tmp_path: Path,
+    store_url: str,
+    another_store_url: str,
 ) -> None:
     """Undo (also past the snapshot), rollback, export and the dice check on a game held
     from its snapshot on: the position always equals the whole log replayed, and the log
     and the export are those of a referee that snapshots rarely (#21)."""
-    short = await Referee.open(tmp_path / "a.db", opponents=None, clock=Clock(), snapshot_every=3)
-    long = await Referee.open(tmp_path / "b.db", opponents=None, clock=Clock(), snapshot_every=500)
+    short = await Referee.open(store_url, opponents=None, clock=Clock(), snapshot_every=3)
+    long = await Referee.open(another_store_url, opponents=None, clock=Clock(), snapshot_every=500)
     try:
         ids = []
         for ref in (short, long):
@@ -379,7 +383,7 @@ async def test_a_game_held_from_its_snapshot_plays_as_the_whole_log_says(
 
 
 async def test_snapshots_are_pruned_and_taken_after_undo_and_rollback(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import bot.service.game as game_module
 
@@ -392,7 +396,7 @@ async def test_snapshots_are_pruned_and_taken_after_undo_and_rollback(
         return state
 
     monkeypatch.setattr(game_module, "_from_snapshot", spy)
-    db = tmp_path / "k.db"
+    db = store_url
     ref = await Referee.open(db, opponents=None, clock=Clock(), snapshot_every=2)
     gid = await _game(ref)
     g = await ref.game(gid)
@@ -508,7 +512,7 @@ async def test_a_schema_3_database_migrates_and_its_games_are_summarised(
 # --- the built-in opponents' memory ----------------------------------------------------------
 
 
-async def test_the_opponents_in_memory_are_bounded_by_the_cache_of_games(tmp_path: Path) -> None:
+async def test_the_opponents_in_memory_are_bounded_by_the_cache_of_games(store_url: str) -> None:
     """An opponent is kept with its game and dropped with it from the cache: a process
     that has played many games with opponents holds those of the cached games only."""
     from bot.systems import builtin_opponent
@@ -520,7 +524,7 @@ async def test_the_opponents_in_memory_are_bounded_by_the_cache_of_games(tmp_pat
         made.append(weakref.ref(chooser))
         return chooser
 
-    ref = await Referee.open(tmp_path / "k.db", opponents=opponents, clock=Clock(), cache_size=2)
+    ref = await Referee.open(store_url, opponents=opponents, clock=Clock(), cache_size=2)
     try:
         ids = []
         for seed in range(6):
@@ -549,11 +553,11 @@ async def test_the_opponents_in_memory_are_bounded_by_the_cache_of_games(tmp_pat
 
 
 async def test_the_last_input_and_who_played_are_read_back_past_the_snapshot(
-    tmp_path: Path,
+    store_url: str,
 ) -> None:
     """Right after a snapshot the game in memory holds no input: local play's `SIDE: undo`
     check and a league result's "started" read the last inputs back from the store."""
-    ref = await Referee.open(tmp_path / "k.db", opponents=None, clock=Clock(), snapshot_every=4)
+    ref = await Referee.open(store_url, opponents=None, clock=Clock(), snapshot_every=4)
     try:
         gid = await _game(ref)
         g = await ref.game(gid)
