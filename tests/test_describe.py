@@ -364,14 +364,14 @@ def test_a_newcomer_game_of_the_retreat_reads_as_sentences(tmp_path: Path) -> No
         assert f"> {order}" in text and f"✔ german: {order}" in text, order
 
 
-async def test_17_a_decision_is_answered_by_its_number_and_shown_again(tmp_path: Path) -> None:
+async def test_17_a_decision_is_answered_by_its_number_and_shown_again(store_url: str) -> None:
     """Issue #17: the prompt's numbers are answers ("1", "soviet: 1"); an out-of-range
     number is refused with the range; `decision` shows the prompt again (local play)."""
     from bot.service import Caller, Referee, Refusal
 
     alice = Caller("u-a", "Alice", guild="g", channel="c")
     bob = Caller("u-b", "Bob", guild="g", channel="c")
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    ref = await Referee.open(store_url, opponents=None)
     try:
         gid = (await ref.new_game(alice, "demo-steblev", seed=1, side="soviet"))[0].game
         assert gid is not None
@@ -403,14 +403,14 @@ def test_17_local_play_shows_the_open_decision_again(tmp_path: Path) -> None:
 
 
 async def test_17_the_log_numbers_its_lines_and_rollback_takes_those_numbers(
-    tmp_path: Path,
+    store_url: str,
 ) -> None:
     from bot.service import Caller, Referee
 
     alice = Caller("u-a", "Alice", guild="g", channel="c")
     bob = Caller("u-b", "Bob", guild="g", channel="c")
     referee = Caller("u-r", "Ref", server_mod=True, guild="g", channel="c")
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    ref = await Referee.open(store_url, opponents=None)
     try:
         gid = (await ref.new_game(alice, "demo-steblev", seed=3, side="soviet"))[0].game
         assert gid is not None

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -45,8 +44,8 @@ def test_a_changed_value_changes_the_digest() -> None:
     assert setup_digest(load_scenario_data(data)) != base
 
 
-async def test_a_game_records_its_data_and_status_says_so(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+async def test_a_game_records_its_data_and_status_says_so(store_url: str) -> None:
+    ref = await Referee.open(store_url, opponents=None)
     try:
         gid = (await ref.new_game(ALICE, "demo-steblev", seed=1, side="soviet"))[0].game
         assert gid is not None
@@ -62,8 +61,8 @@ async def test_a_game_records_its_data_and_status_says_so(tmp_path: Path) -> Non
         await ref.close()
 
 
-async def test_a_rated_season_refuses_games_of_other_data(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+async def test_a_rated_season_refuses_games_of_other_data(store_url: str) -> None:
+    ref = await Referee.open(store_url, opponents=None)
     try:
         await ref.leagues.create_league(MOD, "Cup")
         (league,) = await ref.store.leagues("g")

@@ -118,8 +118,8 @@ def test_the_corpus_through_local_play_changes_nothing_and_shows_no_traceback(
     assert "incident" not in term.text  # every line was foreseen
 
 
-async def test_the_corpus_through_the_service_changes_nothing(tmp_path: Path) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+async def test_the_corpus_through_the_service_changes_nothing(store_url: str) -> None:
+    ref = await Referee.open(store_url, opponents=None)
     try:
         gid = (await ref.new_game(ALICE, "demo-steblev", seed=3, side="soviet"))[0].game
         assert gid is not None

@@ -9,8 +9,6 @@ log's redaction, tests/test_redaction.py.)"""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.service import Caller, Referee, Refusal
@@ -28,8 +26,8 @@ DM = Caller("1001", "Alice", guild="", channel="")  # Alice from a direct messag
 
 
 @pytest.fixture
-async def ref(tmp_path: Path) -> Referee:
-    r = await Referee.open(tmp_path / "k.db", opponents=None)
+async def ref(store_url: str) -> Referee:
+    r = await Referee.open(store_url, opponents=None)
     yield r  # type: ignore[misc]
     await r.close()
 
