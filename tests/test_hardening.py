@@ -348,9 +348,9 @@ def test_boundary_kessel_run_exits_3_with_an_incident(
 
 
 async def test_boundary_service_refuses_with_an_incident_and_reloads(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    ref = await Referee.open(store_url, opponents=None)
     try:
         gid = (await ref.new_game(ALICE, "demo-steblev", seed=3, side="soviet"))[0].game
         assert gid is not None
@@ -374,9 +374,9 @@ def test_the_incident_log_is_json_safe_and_in_the_state_dir() -> None:
     assert json.dumps(incident.sentence(iid))
 
 
-def test_seed_and_block_limits_in_the_service(tmp_path: Path) -> None:
+def test_seed_and_block_limits_in_the_service(store_url: str) -> None:
     async def go() -> None:
-        ref = await Referee.open(tmp_path / "k.db", opponents=None)
+        ref = await Referee.open(store_url, opponents=None)
         try:
             gid = (await ref.new_game(ALICE, "demo-steblev", seed=3, side="soviet"))[0].game
             assert gid is not None

@@ -237,15 +237,15 @@ def test_kessel_mail_once_from_kessel_toml(tmp_path: Path) -> None:
     assert len(mails) == 1 and "Your games:" in text(mails[0])
 
 
-async def test_a_message_handled_again_after_a_crash_is_applied_once(tmp_path: Path) -> None:
+async def test_a_message_handled_again_after_a_crash_is_applied_once(store_url: str) -> None:
     """The crash between applying a message's orders and recording its Message-ID as
     handled: handled again, the service's request key (the Message-ID) applies it once
-    and gives the same answer."""
+    and gives the same answer. On both backends (issue #21)."""
     sink = Sink()
     with SmtpServer(sink) as smtp:
         cfg = MailConfig(
             address=REFEREE,
-            db=str(tmp_path / "kessel.db"),
+            db=store_url,
             inbound="maildir",
             smtp_host="127.0.0.1",
             smtp_port=smtp.port,
