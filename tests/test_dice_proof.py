@@ -59,7 +59,7 @@ def test_audit_catches_a_changed_face_and_counts_forced_ones() -> None:
     assert found.ok and found.forced == 2
 
 
-async def _finished(db: Path) -> str:
+async def _finished(db: Path | str) -> str:
     ref = await Referee.open(db, opponents=None)
     try:
         out = await ref.new_game(ALICE, "demo-steblev", side="soviet")  # no seed: the referee's
@@ -85,8 +85,8 @@ async def _finished(db: Path) -> str:
         await ref.close()
 
 
-async def test_issue_20_a_game_commits_reveals_and_verifies(tmp_path: Path) -> None:
-    await _finished(tmp_path / "k.db")
+async def test_issue_20_a_game_commits_reveals_and_verifies(store_url: str) -> None:
+    await _finished(store_url)
 
 
 def test_issue_20_kessel_verify_detects_a_tampered_log(

@@ -280,9 +280,9 @@ def test_the_fuzzer_plays_a_toy_game_to_the_end_with_its_invariants(tmp_path: Pa
         assert report.over and report.inputs >= 6
 
 
-def test_the_service_plays_a_toy_game_against_the_built_in_opponent(tmp_path: Path) -> None:
+def test_the_service_plays_a_toy_game_against_the_built_in_opponent(store_url: str) -> None:
     async def go() -> None:
-        ref = await Referee.open(tmp_path / "kessel.db")  # the default built-in opponent
+        ref = await Referee.open(store_url)  # the default built-in opponent
         try:
             out = await ref.new_game(
                 ALICE, "toy-duel", seed=1, side="soviet", scenario_data=_scenario(2)
@@ -302,7 +302,7 @@ def test_the_service_plays_a_toy_game_against_the_built_in_opponent(tmp_path: Pa
             assert "s1 moves to 0504." in log and "The game is over." in log
         finally:
             await ref.close()
-        ref = await Referee.open(tmp_path / "kessel.db")  # rebuilt from the stored log
+        ref = await Referee.open(store_url)  # rebuilt from the stored log
         try:
             g = await ref.game(gid)
             assert g.state.over and g.state.units["s1"].hex == "0504"
