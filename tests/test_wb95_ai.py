@@ -5,6 +5,7 @@ Retreat, is deterministic for a seed, reads the enemy only through its view (16.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,12 +13,14 @@ from conftest import scenario
 from test_wb95_examples import E5_ATTACK, e5_setup
 
 from bot.systems.wb95 import duel
+from bot.systems.wb95.ai import risks
 from bot.systems.wb95.ai.opponent import Opponent
 from engine import orders as o
 from engine.core import Applied
 from engine.model import Setup
 from engine.notation import parse_order
 from engine.record import GameRecord
+from engine.wb95.artillery import RANGE
 from engine.wb95.combat import mandatory_outstanding
 from engine.wb95.crt import COLUMNS
 from engine.wb95.flow import awaited_sides
@@ -113,6 +116,45 @@ def test_5_1_it_plans_an_attack_with_units_that_are_strong_enough_together() -> 
     assert isinstance(order, o.Attack) and order.target == "0505"
     p = preview(rec.state, "german", order)
     assert isinstance(p, dict) and COLUMNS.index(p["column"]) >= COLUMNS.index("2:1")
+
+
+def test_6_2_it_sets_its_towed_guns_up_within_range_of_the_hexes_it_must_take() -> None:
+    """Issue #23: the Soviet gun of demo-steblev moved in transport setup all game and never
+    supported an attack. It now ends its move within range (6.1.2) of an enemy-held hex it
+    must take, in combat setup (6.2.4: 1 MP)."""
+    rec, given = _move_phase(load_scenario("demo-steblev"), "soviet")
+    gun = rec.state.units["s-art-27"]
+    assert o.SetupChange(units=("s-art-27",), mode="combat") in given
+    assert gun.setup == "combat" and gun.hex is not None
+    grid = rec.state.setup.map.grid
+    held = [h for h in ("0705", "0805", "0305") if rec.state.control.get(h) == "german"]
+    assert any(grid.distance(gun.hex, h) <= RANGE for h in held)
+
+
+def test_18_1_22_1_it_keeps_units_on_their_last_cel_out_of_mine_dice_and_breakdowns() -> None:
+    """Prokhorovka (5 July, the south front's 6K6, 18.1.2-18.1.3): about 3 mine hits fall on
+    the units that attacked; a unit on its last CEL is kept out of attacks until the others
+    have spare CELs for them, and a Panther unit (22.1.1: a CEL lost on 1-3 after a move or
+    an attack) on its last CEL before it has moved."""
+    state = GameRecord(load_scenario("prokhorovka"), seed=1).state
+    panther = state.units["g-51-arm"]
+    tank = next(
+        u
+        for u in state.on_map("german")
+        if u.cel >= 2 and risks.mine_hits(state, "german", u.hex) > 0
+    )
+    assert risks.mine_hits(state, "german", tank.hex) == 3.0
+    assert risks.breaks_down(state, panther) and not risks.breaks_down(state, tank)
+    assert risks.last_cel_at_risk(state, panther, {})
+    worn = replace(tank, cel=1)
+    spare: dict[str, float] = {}
+    assert risks.last_cel_at_risk(state, worn, spare)
+    for _ in range(3):
+        risks.commit(state, replace(tank, cel=2), spare)
+    assert not risks.last_cel_at_risk(state, worn, spare)
+    assert not risks.last_cel_at_risk(state, tank, {})
+    demo = GameRecord(load_scenario("demo-steblev"), seed=1).state
+    assert risks.mine_hits(demo, "german", "0705") == 0.0
 
 
 def test_16_1_it_reads_the_enemy_only_through_its_view() -> None:

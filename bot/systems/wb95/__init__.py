@@ -43,7 +43,17 @@ BOT_SYSTEM = BotSystem(
         "bot.systems.wb95.duel",
         *(
             f"{AI}.{m}"
-            for m in ("aims", "airplay", "answers", "battle", "opponent", "plan", "reckon", "sight")
+            for m in (
+                "aims",
+                "airplay",
+                "answers",
+                "battle",
+                "opponent",
+                "plan",
+                "reckon",
+                "risks",
+                "sight",
+            )
         ),
     ),
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from bot.systems.wb95.ai import risks
 from bot.systems.wb95.ai.aims import Aims
 from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD, column, crossing, guns_in_range
 from bot.systems.wb95.ai.sight import Sight, Stack
@@ -20,7 +21,7 @@ from engine import orders as o
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 from engine.wb95.air import attaching
-from engine.wb95.artillery import ARTILLERY, RANGE, ready, why_no_setup
+from engine.wb95.artillery import ARTILLERY, RANGE, SETUP_COST, ready, why_no_setup
 from engine.wb95.combat import can_attack, fortified
 from engine.wb95.fortifications import can_fortify
 from engine.wb95.game import legal_moves
@@ -188,6 +189,7 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
     targets = sorted(sight.stacks.values(), key=lambda s: (-_value(b, s), s.hex))
     out: list[Step] = []
     planned: set[HexId] = set()
+    spare = risks.spare_cels(state, b.side)  # 18.1.3: who takes the mine hits
     pool = {
         g.id: (g.hex, strength(state, g, attacking=True).sp)
         for g in state.on_map(b.side)
@@ -213,6 +215,7 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
             and u.hex is not None
             and grid.adjacent(u.hex, t)
             and not fortified(state, u)
+            and not risks.last_cel_at_risk(state, u, spare)
             and sight.zoc.get(u.hex, set()) <= allowed
         ]
         have = float(air + ours + sum(_attack_sp(state, u) for u in fixed))
@@ -229,6 +232,7 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
                 and u.hex is not None
                 and not sight.zoc.get(u.hex)
                 and grid.distance(u.hex, t) <= REACH[b.level]
+                and not risks.last_cel_at_risk(state, u, spare)
             ]
             movers.sort(key=lambda u: (-_attack_sp(state, u), u.id))
             used: dict[HexId, int] = {}
@@ -279,7 +283,9 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
             del pool[g]
         for u in fixed:
             b.done.add(u.id)
+            risks.commit(state, u, spare)
         for u, h, r in picks:
+            risks.commit(state, u, spare)
             b.put(u, h)
             out.append(Step(f"a-{t}", o.Move(units=(u.id,), path=r.path)))
     return out
@@ -371,6 +377,8 @@ def _best_move(b: Board, u: UnitState, out_of_zoc: bool = True, force: bool = Fa
     if best is None:
         return None
     stay = score(here) if not b.sight.zoc.get(here) else -1e9
+    if risks.breaks_down(state, u):
+        stay += 1.5  # 22.1.1: a move costs a CEL half the time
     if best[0] <= stay + 0.5 and not force:
         return None
     b.put(u, best[1])
@@ -445,6 +453,12 @@ def _free(b: Board, keep: set[str]) -> list[Step]:
             continue
         if spec.is_hq:
             step = _hq_move(b, u)
+        elif spec.type == "art" and u.setup == "transport":
+            post = _gun_post(b, u)
+            if post:
+                out += post
+                continue
+            step = _best_move(b, u)
         else:
             step = _best_move(b, u)
         if step is not None:
@@ -463,6 +477,61 @@ def _free(b: Board, keep: set[str]) -> list[Step]:
             and (line is None or line.supplied)
         ):
             out.append(Step(f"s-{u.id}", o.SetupChange(units=(u.id,), mode="combat")))
+    return out
+
+
+def _gun_targets(b: Board) -> list[HexId]:
+    """The enemy stacks its guns should reach (6.1.2): on hexes the side must take, and
+    the attacks it has planned."""
+    state = b.state
+    take = [
+        h
+        for h in b.sight.stacks
+        if b.aims.hexes.get(h, 0.0) > 0 and state.control.get(h) != b.side and b.aims.attack
+    ]
+    return sorted(set(take) | set(b.intents))
+
+
+def _gun_post(b: Board, u: UnitState) -> list[Step]:
+    """Towed artillery in transport setup supports nobody (6.2.2): it moves where its range
+    covers the most stacks the side must attack, out of enemy ZoC, if it can not next to
+    an enemy stack, with the MP left to change to combat setup (6.2.4: 1 MP)."""
+    state, grid = b.state, b.state.setup.map.grid
+    targets = _gun_targets(b)
+    here = u.hex
+    if not targets or here is None:
+        return []
+    mp = Fraction(state.setup.units[u.id].mp)
+    posts: dict[HexId, Reach | None] = {here: None}
+    posts.update({h: r for h, r in b.moves(u.id).items() if r.cost + SETUP_COST <= mp})
+
+    def score(h: HexId) -> tuple[int, bool, int, int, HexId]:
+        covered = sum(1 for t in targets if grid.distance(h, t) <= RANGE)
+        exposed = any(grid.distance(h, e) <= 1 for e in b.sight.stacks)
+        near = min(grid.distance(h, t) for t in targets)
+        return (covered, not exposed, b.cover(h), -near, h)
+
+    ok = [
+        h
+        for h in posts
+        if not b.sight.zoc.get(h)
+        and h not in b.sight.stacks
+        and (h == here or b.room(h, u))
+        and h in b.costs
+    ]
+    if not ok:
+        return []
+    best = max(ok, key=score)
+    if score(best)[0] == 0:
+        return []
+    out: list[Step] = []
+    r = posts[best]
+    if r is not None:
+        b.put(u, best)
+        out.append(Step(f"g-{u.id}", o.Move(units=(u.id,), path=r.path)))
+    else:
+        b.done.add(u.id)
+    out.append(Step(f"g-{u.id}", o.SetupChange(units=(u.id,), mode="combat")))
     return out
 
 
