@@ -67,6 +67,11 @@ class ImapReader:
             self.validity = int(data[0]) if data and data[0] else 0
         except imaplib.IMAP4.error as e:
             raise ImapError(f"IMAP {c.imap_host}:{c.imap_port}: {e}") from None
+        except (OSError, EOFError) as e:  # refused, unknown host, TLS failure, timeout
+            why = getattr(e, "strerror", None) or str(e) or type(e).__name__
+            raise ImapError(
+                f"the IMAP server {c.imap_host}:{c.imap_port} cannot be reached ({why})"
+            ) from None
         self.imap = imap
 
     def close(self) -> None:

@@ -204,4 +204,7 @@ def main(args: argparse.Namespace) -> int:
         asyncio.run(serve(cfg, once=args.once))
     except KeyboardInterrupt:
         return 0
+    except ImapError as e:  # --once: one round, so no retry (the service retries)
+        print(f"kessel mail: {e}", file=sys.stderr)
+        return 1
     return 0

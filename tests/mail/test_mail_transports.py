@@ -237,6 +237,33 @@ def test_kessel_mail_once_from_kessel_toml(tmp_path: Path) -> None:
     assert len(mails) == 1 and "Your games:" in text(mails[0])
 
 
+def test_kessel_mail_once_with_the_imap_server_down_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An IMAP server that cannot be reached: one sentence naming it, exit 1, no incident
+    (the long-running reader retries instead)."""
+    import logging
+
+    from bot.cli import main
+
+    port = free_port()  # nothing listens there
+    Path("kessel.toml").write_text(
+        f'[mail]\naddress = "{REFEREE}"\nimap_host = "127.0.0.1"\nimap_port = {port}\n'
+        'imap_user = "kessel"\nimap_password = "pw"\nimap_security = "none"\n'
+        'smtp_host = "127.0.0.1"\n'
+    )
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        assert main(["mail", "--once", "--db", str(tmp_path / "k.db")]) == 1
+    finally:
+        root.handlers[:], root.level = handlers, level
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"kessel mail: the IMAP server 127.0.0.1:{port} cannot be reached (Connection refused)"
+    ]
+
+
 async def test_a_message_handled_again_after_a_crash_is_applied_once(store_url: str) -> None:
     """The crash between applying a message's orders and recording its Message-ID as
     handled: handled again, the service's request key (the Message-ID) applies it once
