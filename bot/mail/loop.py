@@ -207,4 +207,8 @@ def main(args: argparse.Namespace) -> int:
     except ImapError as e:  # --once: one round, so no retry (the service retries)
         print(f"kessel mail: {e}", file=sys.stderr)
         return 1
+    except OSError as e:  # the Maildir cannot be made or read, the port cannot be had
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"kessel mail: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
     return 0

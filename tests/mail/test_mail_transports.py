@@ -262,6 +262,17 @@ def test_kessel_mail_once_with_the_imap_server_down_says_so(
     assert err == [
         f"kessel mail: the IMAP server 127.0.0.1:{port} cannot be reached (Connection refused)"
     ]
+    # a Maildir that cannot be made: the folder named, exit 1
+    Path("kessel.toml").write_text(
+        f'[mail]\naddress = "{REFEREE}"\ninbound = "maildir"\nmaildir = "kessel.toml/box"\n'
+        'smtp_host = "127.0.0.1"\n'
+    )
+    try:
+        assert main(["mail", "--once", "--db", str(tmp_path / "k.db")]) == 1
+    finally:
+        root.handlers[:], root.level = handlers, level
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("kessel mail: kessel.toml/box")
 
 
 async def test_a_message_handled_again_after_a_crash_is_applied_once(store_url: str) -> None:
