@@ -45,6 +45,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
+from bot.systems.wb95.loss_choice import spare_cels
 from engine import orders as o
 from engine.core import Applied
 from engine.hexgrid import HexId
@@ -223,28 +224,7 @@ class Opponent:
 
     def _losses(self, state: GameState, options: dict[str, Any]) -> o.Losses:
         """5.2.1 f: the CELs from the units that can best spare them."""
-        can: dict[str, int] = dict(options["units"])
-        must: list[str] = list(options.get("must_include", []))
-        count = int(options["count"])
-        cel = {u: state.units[u].cel for u in can}
-        picks: list[str] = []
-        for u in must:
-            if can.get(u, 0) > 0 and len(picks) < count:
-                picks.append(u)
-                can[u] -= 1
-                cel[u] -= 1
-        while len(picks) < count and any(n > 0 for n in can.values()):
-
-            def cost(u: str) -> tuple[int, float, str]:
-                spec = state.setup.units[u]
-                per_cel = spec.sp / max(1, state.units[u].max_cel)
-                return (1 if cel[u] <= 1 else 0, -cel[u] + per_cel, u)
-
-            u = min((u for u, n in can.items() if n > 0), key=cost)
-            picks.append(u)
-            can[u] -= 1
-            cel[u] -= 1
-        return o.Losses(units=tuple(picks))
+        return spare_cels(state, options)
 
     def _hex_value(self, state: GameState, h: HexId, enemy: dict[HexId, float]) -> float:
         """How safe a hex is for a unit that must get away: far from the enemy, out of

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.systems.wb95.ai.aims import Aims
 from bot.systems.wb95.ai.sight import Sight
+from bot.systems.wb95.loss_choice import spare_cels
 from engine import orders as o
 from engine.hexgrid import HexId
 from engine.state import GameState
@@ -34,29 +35,8 @@ def answers(
 
 
 def losses(state: GameState, options: dict[str, Any]) -> o.Losses:
-    """5.2.1 f: never the last CEL of a unit while another can pay; then the most CELs
-    left and the fewest SPs per CEL."""
-    can: dict[str, int] = dict(options["units"])
-    count = int(options["count"])
-    cel = {u: state.units[u].cel for u in can}
-    picks: list[str] = []
-    for u in options.get("must_include", []):
-        if can.get(u, 0) > 0 and len(picks) < count:
-            picks.append(u)
-            can[u] -= 1
-            cel[u] -= 1
-    while len(picks) < count and any(n > 0 for n in can.values()):
-
-        def cost(u: str) -> tuple[int, float, str]:
-            spec = state.setup.units[u]
-            per_cel = spec.sp / max(1, state.units[u].max_cel)
-            return (1 if cel[u] <= 1 else 0, -cel[u] + per_cel, u)
-
-        u = min((u for u, n in can.items() if n > 0), key=cost)
-        picks.append(u)
-        can[u] -= 1
-        cel[u] -= 1
-    return o.Losses(units=tuple(picks))
+    """5.2.1 f, as the baseline chooses (loss_choice.py)."""
+    return spare_cels(state, options)
 
 
 def _safety(state: GameState, side: str, h: HexId, sight: Sight, aims: Aims) -> float:
