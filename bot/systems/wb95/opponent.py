@@ -45,9 +45,9 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
+from bot.systems.wb95.checking import Checked
 from bot.systems.wb95.loss_choice import spare_cels
 from engine import orders as o
-from engine.core import Applied
 from engine.hexgrid import HexId
 from engine.state import GameState
 from engine.view import view
@@ -59,7 +59,6 @@ from engine.wb95.artillery import (
     support_candidates,
     why_no_setup,
 )
-from engine.wb95.choices import candidate_orders
 from engine.wb95.combat import (
     attack_options,
     can_attack,
@@ -68,7 +67,7 @@ from engine.wb95.combat import (
 )
 from engine.wb95.crt import COLUMNS
 from engine.wb95.fortifications import can_fortify
-from engine.wb95.game import apply, legal_moves
+from engine.wb95.game import legal_moves
 from engine.wb95.reinforcements import legal_entries
 from engine.wb95.sequence import PHASES, actors
 from engine.wb95.stacking import STACK_LIMIT
@@ -81,7 +80,7 @@ FAIR = COLUMNS.index("2:1")
 EVEN = COLUMNS.index("1:1")  # 3:2 reads the 1:1 column (1.5)
 
 
-class Opponent:
+class Opponent(Checked):
     """The built-in player of one side."""
 
     def __init__(self, side: str, seed: int = 0) -> None:
@@ -134,37 +133,6 @@ class Opponent:
         if picked is not None:
             return picked
         return self._fallback(state)
-
-    # -- checking ---------------------------------------------------------------------
-
-    def _ok(self, state: GameState, order: o.Order) -> bool:
-        return isinstance(apply(state, self.side, order), Applied)
-
-    def _first_ok(
-        self, state: GameState, orders: Iterable[o.Order], remember: bool = True
-    ) -> o.Order | None:
-        for order in orders:
-            key = repr(order)
-            if remember:
-                if key in self._tried:
-                    continue
-                self._tried.add(key)
-            if self._ok(state, order):
-                return order
-        return None
-
-    def _fallback(self, state: GameState) -> o.Order | None:
-        """`done` when it is accepted; otherwise an accepted engine candidate (a duty to
-        meet, a decision to answer); None only when nothing at all is accepted."""
-        done = o.Done()
-        if self._ok(state, done):
-            return done
-        cands = candidate_orders(state, self.side, limit=50)
-        self.rng.shuffle(cands)
-        for c in cands:
-            if self._ok(state, c):
-                return c
-        return None
 
     # -- what the side sees ---------------------------------------------------------------
 

@@ -23,18 +23,17 @@ from bot.systems.wb95.ai.aims import Aims, read
 from bot.systems.wb95.ai.answers import answers
 from bot.systems.wb95.ai.plan import Step, plan
 from bot.systems.wb95.ai.sight import Sight, look
+from bot.systems.wb95.checking import Checked
 from engine import orders as o
-from engine.core import Applied
 from engine.state import GameState
 from engine.wb95 import defaults, flow, odds
-from engine.wb95.choices import candidate_orders
 from engine.wb95.crt import COLUMNS
 
 LEVELS = (1, 2, 3)
 DEFAULT_LEVEL = 2
 
 
-class Opponent:
+class Opponent(Checked):
     """The built-in player of one side."""
 
     def __init__(self, side: str, seed: int = 0, level: int = DEFAULT_LEVEL) -> None:
@@ -146,36 +145,3 @@ class Opponent:
 
         zones = escape_hexes(state, self.side)
         return [o.Withdraw(units=(u.id,)) for u in state.on_map(self.side) if u.hex in zones]
-
-    # -- checking ---------------------------------------------------------------------
-
-    def _ok(self, state: GameState, order: o.Order) -> bool:
-        from engine.wb95.game import apply
-
-        return isinstance(apply(state, self.side, order), Applied)
-
-    def _first_ok(
-        self, state: GameState, orders: Iterable[o.Order], remember: bool = True
-    ) -> o.Order | None:
-        for order in orders:
-            key = repr(order)
-            if remember:
-                if key in self._tried:
-                    continue
-                self._tried.add(key)
-            if self._ok(state, order):
-                return order
-        return None
-
-    def _fallback(self, state: GameState) -> o.Order | None:
-        """`done` when accepted; otherwise an accepted engine candidate (a duty to meet, a
-        decision to answer, a withdrawal the scenario requires)."""
-        done = o.Done()
-        if self._ok(state, done):
-            return done
-        cands = candidate_orders(state, self.side, limit=50)
-        self.rng.shuffle(cands)
-        for c in cands:
-            if self._ok(state, c):
-                return c
-        return None
