@@ -1026,7 +1026,7 @@ def _unit_row(u: UnitView) -> list[str]:
 
 def _data_mark(path: Path) -> str:
     """The scenario menu's data column: "printed", or which data are not (issue #19:
-    `RuleSystem.data_provenance`; WB-95 names none)."""
+    `RuleSystem.data_provenance`)."""
     from scenarios.provenance import data_tag
 
     try:

@@ -555,6 +555,10 @@ class Setup:
     supply_table: SupplyTable = field(default_factory=SupplyTable)  # 10.1 (10.1.7, 7.3.7)
     rules: GameRules = field(default_factory=GameRules)  # the game's own rules (17.0-22.0)
     scenario_rules: ScenarioRules = field(default_factory=ScenarioRules)  # from `special:`
+    # each data part (the map, the counter values ...) -> printed, reconstructed,
+    # league-supplied (by whom) or invented (issue #19); what it says, not what it is: out
+    # of the data digest (engine/digest.py)
+    provenance: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def side_names(self) -> tuple[str, ...]:

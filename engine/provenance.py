@@ -1,7 +1,8 @@
 """Where a scenario's data come from, said to players (issue #19): each system names its
 data parts with their provenance -- `printed` (in the rules), `reconstructed` (the
-project's, its reason in the data file) or `league-supplied` (a league's transcription)
--- through `RuleSystem.data_provenance`; the referee says which are not printed."""
+project's, its reason in the data file), `league-supplied` (a league's transcription) or
+`invented` (a demonstration scenario's) -- through `RuleSystem.data_provenance`; the
+referee says which are not printed."""
 
 from __future__ import annotations
 

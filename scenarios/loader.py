@@ -50,7 +50,7 @@ from engine.notation import NotationError, format_order, parse_order
 from engine.orders import Air, Attack, Move, Order
 from scenarios import systems
 from scenarios.errors import ScenarioError, validated
-from scenarios.overrides import locate, read_data, relative
+from scenarios.overrides import LEAGUE_SUPPLIED, locate, read_data, relative, supplier
 from scenarios.schema import (
     ARTILLERY_TYPES,
     AirSideIn,
@@ -74,7 +74,7 @@ from scenarios.tables import (
     load_supply,
     load_table,
 )
-from scenarios.yamlio import parse_yaml, path_exists, read_yaml_file
+from scenarios.yamlio import parse_yaml, path_exists
 
 SHIPPED_DIR = PACKAGE_DIR / "wb95"
 STACK_LIMIT = 8  # 3.2.1
@@ -246,12 +246,26 @@ def _data_file(kind: str, ref: str, base_dir: Path | None, file: str, key: str) 
             file, key, f"{ref!r} is not a {what} id (lowercase letters, digits, '-' and '_')"
         )
     candidates = [] if base_dir is None else [base_dir / kind / f"{ref}.yaml"]
-    candidates.append(PACKAGE_DIR / kind / f"{ref}.yaml")
+    candidates.append(locate(f"{kind}/{ref}.yaml"))  # a league's file replaces ours
     for c in candidates:
         if c.is_file():
             return c
     looked = ", ".join(str(c) for c in candidates)
     raise ScenarioError(file, key, f"no {what} {ref!r} (looked for {looked})")
+
+
+# --- provenance (issue #19) -----------------------------------------------------------------
+# how players read a scenario's data parts (`provenance:` keys of a scenario)
+PART_NAMES = {"map": "the map", "counters": "the counter values", "setup": "the set-up"}
+# the WB-95 tables quote the rulebooks (scenarios/tables/: TERRAIN INFLUENCE, the result
+# tables, 5.6.2 morale, 10.1 supply, 8.0 air)
+PRINTED_TABLES = ("the result tables", "the terrain table", "the morale, supply and air tables")
+
+
+def _by(provenance: str, path: Path) -> str:
+    """A data file's provenance as said, with who supplied a league's file."""
+    who = supplier(path)
+    return f"{provenance} by {who}" if who and provenance == LEAGUE_SUPPLIED else provenance
 
 
 # --- building ------------------------------------------------------------------------------
@@ -298,7 +312,8 @@ def _build_wb95(data: dict[str, Any], file: str, base_dir: Path | None) -> Setup
 
     table = load_table(sc.game)
     morale = load_morale()
-    mapdata = _scenario_map(sc, table, ctx, base_dir)
+    said: dict[str, str] = {}  # where the map and counter values come from (issue #19)
+    mapdata = _scenario_map(sc, table, ctx, base_dir, said)
     grid = mapdata.grid
 
     def on_map(h: HexId, key: str) -> HexId:
@@ -341,7 +356,7 @@ def _build_wb95(data: dict[str, Any], file: str, base_dir: Path | None) -> Setup
     if sc.turns < start.turn:
         raise ctx.err("turns", f"{sc.turns} is before the start turn {start.turn}")
 
-    units, starts = _units(sc, ctx, mapdata, morale, start.turn, base_dir)
+    units, starts = _units(sc, ctx, mapdata, morale, start.turn, base_dir, said)
     _check_stacking(sc, ctx, mapdata, units, starts)
     _check_supply_units(sides, units, ctx)
     special = dict(sc.special)
@@ -397,7 +412,20 @@ def _build_wb95(data: dict[str, Any], file: str, base_dir: Path | None) -> Setup
         special=special,
         rules=game_rules,
         scenario_rules=scenario_rules,
+        provenance=_provenance(sc, said),
     )
+
+
+def _provenance(sc: ScenarioIn, said: Mapping[str, str]) -> dict[str, str]:
+    """Each data part with where its values come from (issue #19, engine/provenance.py):
+    the map and the counter values as their files (or the scenario) say, the set-up as
+    the scenario says, and the tables as printed (they quote the rulebooks)."""
+    own = {PART_NAMES[k]: v for k, v in sc.provenance.items()}
+    return {
+        **{name: "printed" for name in PRINTED_TABLES},
+        **own,
+        **said,
+    }
 
 
 def _victory_rules(
@@ -722,11 +750,18 @@ def _off_map(h: HexId, grid: Grid) -> str:
     )
 
 
-def _scenario_map(sc: ScenarioIn, table: TerrainTable, ctx: _Ctx, base_dir: Path | None) -> MapData:
+def _scenario_map(
+    sc: ScenarioIn,
+    table: TerrainTable,
+    ctx: _Ctx,
+    base_dir: Path | None,
+    said: dict[str, str] | None = None,
+) -> MapData:
+    """The scenario's map; `said` gets the map file's provenance (issue #19)."""
     raw = sc.map
     if isinstance(raw, str):
         path = _data_file("maps", raw, base_dir, ctx.file, "map")
-        data = read_yaml_file(path)
+        data = read_data(path)
         if not isinstance(data, dict):
             raise ScenarioError(
                 str(path), "(top level)", f"a map must be a mapping, not {_kind_of(data)}"
@@ -734,6 +769,8 @@ def _scenario_map(sc: ScenarioIn, table: TerrainTable, ctx: _Ctx, base_dir: Path
         mf = validated(MapFileIn, data, str(path))
         if mf.game is not None and mf.game != sc.game:
             raise ctx.err("map", f"map {mf.id!r} is for game {mf.game}, not {sc.game}")
+        if said is not None and mf.provenance is not None:
+            said[PART_NAMES["map"]] = _by(mf.provenance, path)
         return build_map(mf, mf.id, table, _Ctx(str(path)))
     if isinstance(raw, dict):
         mi = validated(MapIn, raw, ctx.file, ("map",))
@@ -902,10 +939,11 @@ def _unknown_nation(nation: str, morale: Mapping[str, int]) -> str:
 
 
 def _countersheet(
-    ref: str, game: str, ctx: _Ctx, base_dir: Path | None
+    ref: str, game: str, ctx: _Ctx, base_dir: Path | None, said: dict[str, str] | None = None
 ) -> dict[str, dict[str, Any]]:
+    """The countersheet's units by id; `said` gets its provenance (issue #19)."""
     path = _data_file("countersheets", ref, base_dir, ctx.file, "countersheet")
-    data = read_yaml_file(path)
+    data = read_data(path)
     if not isinstance(data, dict):
         raise ScenarioError(
             str(path), "(top level)", f"a countersheet must be a mapping, not {_kind_of(data)}"
@@ -913,6 +951,8 @@ def _countersheet(
     cs = validated(CountersheetIn, data, str(path))
     if cs.game is not None and cs.game != game:
         raise ctx.err("countersheet", f"{ref!r} is a {cs.game} countersheet, not {game}")
+    if said is not None and cs.provenance is not None:
+        said[PART_NAMES["counters"]] = _by(cs.provenance, path)
     entries: dict[str, dict[str, Any]] = {}
     for i, problem in unit_id_problems([c.id for c in cs.units]).items():
         raise ScenarioError(str(path), f"units[{i}].id", problem)
@@ -930,9 +970,12 @@ def _units(
     morale: Mapping[str, int],
     start_turn: int,
     base_dir: Path | None,
+    said: dict[str, str] | None = None,
 ) -> tuple[dict[str, UnitSpec], list[UnitStart]]:
     sheet = (
-        None if sc.countersheet is None else _countersheet(sc.countersheet, sc.game, ctx, base_dir)
+        None
+        if sc.countersheet is None
+        else _countersheet(sc.countersheet, sc.game, ctx, base_dir, said)
     )
     sides_text = ", ".join(sc.sides)
     specs: dict[str, UnitSpec] = {}
@@ -1261,4 +1304,13 @@ def _scenario_rules(
     )
 
 
-SCENARIO_SYSTEM = systems.ScenarioSystem("wb95", _build_wb95, SHIPPED_DIR)
+# a league may replace the countersheets and the maps (not the rulebooks' tables)
+OVERRIDABLE = (
+    "countersheets/*.yaml",
+    *sorted(
+        f"maps/{p.name}"
+        for p in (PACKAGE_DIR / "maps").glob("*.yaml")
+        if not p.name.endswith(".override.yaml")
+    ),
+)
+SCENARIO_SYSTEM = systems.ScenarioSystem("wb95", _build_wb95, SHIPPED_DIR, overridable=OVERRIDABLE)

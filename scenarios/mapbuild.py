@@ -508,6 +508,8 @@ def render(m: Built, geo_name: str, override_name: str | None) -> str:
         f"id: {_j(m.id)}",
         f"game: {_j(m.game)}",
         f"source: {_j('generated from ' + src)}",
+        # built from present-day geography fitted to the rulebook's set-ups (docs/maps.md)
+        'provenance: "reconstructed"',
         f"notes: {_j('; '.join(m.notes))}",
         f"layout: {_j(m.layout)}",
         f"cols: {_j(list(m.cols))}",

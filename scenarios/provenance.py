@@ -17,8 +17,8 @@ _PARTS: dict[tuple[str, int, str], dict[str, str]] = {}  # (path, mtime, data di
 
 
 def data_note(ref: str | os.PathLike[str]) -> str:
-    """One sentence naming the scenario's reconstructed (or league-supplied) data; empty
-    when its system says nothing (WB-95) or all is printed."""
+    """One sentence naming the scenario's data that are not printed (reconstructed,
+    league-supplied, invented); empty when all is printed."""
     setup = load_scenario(ref)
     return sentence(systems.of(setup).data_provenance(setup))
 
@@ -43,7 +43,10 @@ def not_printed_parts(ref: str | os.PathLike[str]) -> dict[str, str]:
 
 def data_tag(ref: str | os.PathLike[str]) -> str:
     """A short mark for a scenario list: "reconstructed data", "league-supplied data",
-    or "reconstructed and league-supplied data"; empty when everything is printed."""
+    "invented data" (a demonstration), or two joined by "and"; empty when everything is
+    printed."""
     said = not_printed_parts(ref).values()
-    kinds = [k for k in ("reconstructed", "league-supplied") if any(k in v for v in said)]
+    kinds = [
+        k for k in ("reconstructed", "league-supplied", "invented") if any(k in v for v in said)
+    ]
     return f"{' and '.join(kinds or ['not printed'])} data" if said else ""

@@ -162,6 +162,11 @@ class MapIn(Strict):
     ] = {}
 
 
+# Where a data file's values come from (issue #19, engine/provenance.py): printed in the
+# rules, the project's reconstruction, a league's transcription, or made up for a demo.
+Provenance = Literal["printed", "reconstructed", "league-supplied", "invented"]
+
+
 class MapFileIn(MapIn):
     """A shipped map, `scenarios/maps/<id>.yaml`: an inline map plus its id (and optionally
     the game it belongs to and where its data comes from)."""
@@ -170,6 +175,8 @@ class MapFileIn(MapIn):
     game: Literal["korsun", "kursk"] | None = None
     source: Text = ""
     notes: Text = ""
+    provenance: Provenance | None = None
+    supplied_by: Text = ""  # a league's file (scenarios/overrides.py)
 
 
 # --- countersheets -------------------------------------------------------------------------
@@ -201,6 +208,8 @@ class CountersheetIn(Open):
 
     game: Literal["korsun", "kursk"] | None = None
     source: Text = ""
+    provenance: Provenance | None = None
+    supplied_by: Text = ""  # a league's file (scenarios/overrides.py)
     units: list[CounterIn]
 
 
@@ -364,6 +373,9 @@ class ScenarioIn(Open):
     barrage: bool | BarrageIn = False  # 6.5: true, or {turns: [1, 2], ammo: {german: 8}}
     victory: VictoryIn | None = None
     control: Any = None
+    # the provenance of what the scenario itself holds (an inline map, inline units, the
+    # set-up): `provenance: {map: invented, counters: invented, setup: printed}`
+    provenance: dict[Literal["map", "counters", "setup"], Provenance] = {}
 
 
 # --- TERRAIN INFLUENCE tables --------------------------------------------------------------

@@ -76,6 +76,11 @@ class WB95(RuleSystem):
     def victory_points(self, state: GameState) -> dict[str, int]:
         return victory_points(state)
 
+    def data_provenance(self, setup: Setup) -> dict[str, str]:
+        # as the scenario's files say (scenarios/loader.py): the maps are reconstructed
+        # (docs/maps.md), the counter values derived (docs/order-of-battle.md)
+        return dict(setup.provenance)
+
     def victory_standing(self, state: GameState) -> dict[str, Any] | None:
         return victory.victory_standing(state) if state.setup.victory_rules else None
 

@@ -25,12 +25,12 @@ def test_the_scenario_lists_name_reconstructed_data() -> None:
     name = _choice_name("ags-korsun", "Korsun " * 30, _path("ags-korsun"))
     assert len(name) <= 100 and name.endswith("[reconstructed data]")
     assert _choice_name("korsun-1944", "Korsuń 1944", _path("korsun-1944")) == (
-        "korsun-1944 — Korsuń 1944"
+        "korsun-1944 — Korsuń 1944 [reconstructed data]"  # its map and counter values
     )
     assert "the map (reconstructed)" in _provenance_note("ags-korsun")
-    assert _provenance_note("korsun-1944") == ""
+    assert "the counter values (reconstructed)" in _provenance_note("korsun-1944")
     assert _data_mark(_path("ags-korsun")) == "reconstructed data"
-    assert _data_mark(_path("korsun-1944")) == "printed"
+    assert _data_mark(_path("korsun-1944")) == "reconstructed data"
 
 
 def test_ags_turns_are_two_days_and_units_count_steps() -> None:

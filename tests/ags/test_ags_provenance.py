@@ -32,7 +32,7 @@ def test_the_scenario_list_names_reconstructed_data(capsys: pytest.CaptureFixtur
     from bot.cli import _scenarios
 
     assert "the map (reconstructed)" in data_note("ags-korsun")
-    assert data_note("demo-steblev") == ""  # WB-95 says nothing more
+    assert "the map (invented)" in data_note("demo-steblev")  # tests/test_wb95_provenance.py
     _scenarios()
     out = capsys.readouterr().out
     line = next(i for i, x in enumerate(out.splitlines()) if x.startswith("ags-korsun"))
