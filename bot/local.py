@@ -172,7 +172,10 @@ class LocalPlay:
             with self.out.busy(f"Opening {self.where}"):
                 self._ref = await Referee.open(self.db, **self.referee_kw)
         except (StoreError, OSError) as e:
-            self.out.line(f"kessel: cannot open {self.where}: {e}", "bad")
+            said = str(e)  # the store's own "cannot open the game database X: ..." once
+            if not (isinstance(e, StoreError) and said.startswith("cannot ")):
+                said = f"cannot open {self.where}: {said}"
+            self.out.line(f"kessel: {said}", "bad")
             return 1
         try:
             try:

@@ -424,3 +424,18 @@ def test_20_league_commands_in_local_play(tmp_path: Path) -> None:
     assert "League **Home Cup**" in text or "League Home Cup" in text
     assert "Home Cup (wb95)" in text
     assert "'bogus' is not a league command" in text
+
+
+def test_a_database_server_that_cannot_be_reached_is_said_once() -> None:
+    """`kessel play --db postgresql://...` with no server there: one sentence naming the
+    database and why, exit 1, not "cannot open X: cannot open the game database X"."""
+    said: list[str] = []
+
+    def nothing(prompt: str) -> str:
+        raise EOFError
+
+    url = "postgresql://kessel@127.0.0.1:1/none"  # port 1: nothing listens
+    rc = play("demo-steblev", nothing, said.append, db=url, hotseat=True)
+    assert rc == 1 and len(said) == 1, said
+    assert said[0].startswith(f"! kessel: cannot open the game database {url}: ")
+    assert said[0].count("cannot open") == 1 and "cannot be reached" in said[0]
