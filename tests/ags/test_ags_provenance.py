@@ -3,9 +3,6 @@ scenario list and every combat explanation that used a reconstructed value."""
 
 from __future__ import annotations
 
-import asyncio
-from pathlib import Path
-
 import pytest
 from agsstart import start
 
@@ -37,25 +34,6 @@ def test_the_scenario_list_names_reconstructed_data(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     line = next(i for i, x in enumerate(out.splitlines()) if x.startswith("ags-korsun"))
     assert "reconstructed" in out.splitlines()[line + 1]
-
-
-def test_status_says_what_is_reconstructed(tmp_path: Path) -> None:
-    from bot.service import Caller, Referee
-
-    alice = Caller("u-alice", "Alice", guild="g1", channel="c1")
-
-    async def go() -> str:
-        ref = await Referee.open(tmp_path / "kessel.db")
-        try:
-            out = await ref.new_game(alice, "ags-korsun", seed=1, side="soviet")
-            gid = out[0].game
-            assert gid is not None
-            return "\n".join(r.text for r in await ref.status(alice, gid))
-        finally:
-            await ref.close()
-
-    text = asyncio.run(go())
-    assert "Data not printed in the rules" in text and "the map (reconstructed)" in text
 
 
 def test_a_combat_explanation_says_which_values_were_reconstructed() -> None:
