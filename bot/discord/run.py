@@ -14,42 +14,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
-import sys
-import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from bot.startup import JsonFormatter, settings, setup_logging
 from engine.numbers import is_snowflake
 
 if TYPE_CHECKING:
     from bot.discord.shards import Shards
 
-_STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
-
-
-class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger, message and any `extra` fields."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
-            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)),
-            "level": record.levelname,
-            "logger": record.name,
-            "msg": record.getMessage(),
-        }
-        out |= {k: v for k, v in record.__dict__.items() if k not in _STANDARD}
-        if record.exc_info:
-            out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, default=str, ensure_ascii=False)
-
-
-def setup_logging(level: str) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(level.upper())
+__all__ = ["JsonFormatter", "main", "setup_logging", "sync_target"]
 
 
 def sync_target(words: list[str] | None, default_guild: str) -> str | None:
@@ -101,18 +75,15 @@ def main(args: argparse.Namespace) -> int:
     from bot.discord.config import load_config
     from bot.discord.shards import ShardError
 
-    setup_logging(args.log_level)
-    try:
-        cfg = load_config()
-    except ShardError as e:
-        print(f"kessel bot: {e}", file=sys.stderr)
-        return 1
+    cfg = settings(
+        "bot",
+        args.log_level,
+        load_config,
+        (ShardError,),
+        'no token. Set KESSEL_DISCORD_TOKEN, or put `token = "..."` under [discord] in '
+        "kessel.toml, or KESSEL_DISCORD_TOKEN=... in .env",
+    )
     if cfg is None:
-        print(
-            'kessel bot: no token. Set KESSEL_DISCORD_TOKEN, or put `token = "..."` under '
-            "[discord] in kessel.toml, or KESSEL_DISCORD_TOKEN=... in .env",
-            file=sys.stderr,
-        )
         return 1
     db = args.db or cfg.db
     try:

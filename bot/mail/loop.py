@@ -181,20 +181,17 @@ async def serve(cfg: MailConfig, *, once: bool = False) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from bot.discord.run import setup_logging
+    from bot.startup import settings
 
-    setup_logging(args.log_level)
-    try:
-        cfg = load_config()
-    except ConfigError as e:
-        print(f"kessel mail: {e}", file=sys.stderr)
-        return 1
+    cfg = settings(
+        "mail",
+        args.log_level,
+        load_config,
+        (ConfigError,),
+        'no referee address. Set KESSEL_MAIL_ADDRESS, or put `address = "kessel@example.org"` '
+        "under [mail] in kessel.toml (docs/mail.md)",
+    )
     if cfg is None:
-        print(
-            "kessel mail: no referee address. Set KESSEL_MAIL_ADDRESS, or put "
-            '`address = "kessel@example.org"` under [mail] in kessel.toml (docs/mail.md)',
-            file=sys.stderr,
-        )
         return 1
     if args.db:
         from dataclasses import replace
