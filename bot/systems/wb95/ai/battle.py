@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations, islice
 
+from bot.systems.wb95.ai import hold
 from bot.systems.wb95.ai.aims import Aims
 from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD
 from bot.systems.wb95.ai.sight import Sight
@@ -69,6 +70,27 @@ def _hopeless(
     if not all(sight.stacks.get(h) and sight.stacks[h].regular for h in hexes):
         return False
     return initial_column(att, max(1, hi)) < bar - 2
+
+
+def _risks_hold(
+    state: GameState,
+    side: str,
+    aims: Aims,
+    units: list[str],
+    hexes: list[HexId],
+    chances: dict[str, float],
+) -> bool:
+    """A voluntary attack by the whole garrison of a valued hex it holds, for less than
+    that hex is worth, when a retreat (5.3) or the loss of a last CEL (5.2.1 f) would
+    empty it more than one time in ten: the hex is lost without the enemy attacking."""
+    left = hold.empties(state, side, aims, units)
+    if not left:
+        return False
+    if sum(aims.hexes.get(h, 0.0) for h in hexes) > sum(aims.hexes[h] for h in left):
+        return False
+    frail = any(state.units[u].cel <= 1 for u in units if state.units[u].hex in left)
+    risk = chances["attacker_retreats"] + (chances["attacker_loses"] if frail else 0.0)
+    return risk > 0.1
 
 
 def _own_guns(state: GameState, side: str, hexes: list[HexId]) -> list[tuple[str, int]]:
@@ -160,6 +182,8 @@ def choices(
                     subs = islice(combinations(units, k), 12 * level)  # bounded: its time
                     queue.extend((list(sub), hexes) for sub in subs)
             if not good and not meets:
+                continue
+            if not meets and _risks_hold(state, side, aims, units, hexes, p["odds"]):
                 continue
             meant = (
                 len(hexes) == 1

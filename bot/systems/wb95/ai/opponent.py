@@ -21,7 +21,8 @@ from collections.abc import Iterable
 from bot.systems.wb95.ai import airplay, battle
 from bot.systems.wb95.ai.aims import Aims, read
 from bot.systems.wb95.ai.answers import answers
-from bot.systems.wb95.ai.plan import Step, plan
+from bot.systems.wb95.ai.board import Step
+from bot.systems.wb95.ai.plan import plan
 from bot.systems.wb95.ai.sight import Sight, look
 from bot.systems.wb95.checking import Checked
 from engine import orders as o

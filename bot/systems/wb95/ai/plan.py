@@ -10,21 +10,20 @@ better."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 
-from bot.systems.wb95.ai import risks
+from bot.systems.wb95.ai import garrison, hold, risks
 from bot.systems.wb95.ai.aims import Aims
-from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD, column, crossing, guns_in_range
+from bot.systems.wb95.ai.board import Board, Step, attack_sp, goals
+from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD, LOSING, column, crossing, guns_in_range
 from bot.systems.wb95.ai.sight import Sight, Stack
 from engine import orders as o
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 from engine.wb95.air import attaching
 from engine.wb95.artillery import ARTILLERY, RANGE, SETUP_COST, ready, why_no_setup
-from engine.wb95.combat import can_attack, fortified
+from engine.wb95.combat import can_attack, fortified, terrain_cms
 from engine.wb95.fortifications import can_fortify
-from engine.wb95.game import legal_moves
 from engine.wb95.movement import Reach
 from engine.wb95.reinforcements import legal_entries
 from engine.wb95.stacking import STACK_LIMIT
@@ -33,64 +32,6 @@ from engine.wb95.supply import supply_costs, trace
 
 # How far (hexes) a unit looks for an enemy stack to attack, by level.
 REACH = {1: 6, 2: 9, 3: 12}
-
-
-@dataclass
-class Step:
-    """One planned input; steps of one `group` stand or fall together (an attack whose
-    first mover is refused is dropped: its other units stay where they are)."""
-
-    group: str
-    order: o.Order
-
-
-@dataclass
-class Board:
-    state: GameState
-    side: str
-    sight: Sight
-    aims: Aims
-    level: int
-    reach: dict[str, dict[HexId, Reach]] = field(default_factory=dict)
-    cels: dict[HexId, int] = field(default_factory=dict)  # own CELs per hex after the plan
-    done: set[str] = field(default_factory=set)  # units with a plan
-    costs: dict[HexId, Fraction] = field(default_factory=dict)  # supply MPs (10.1)
-    intents: dict[HexId, set[str]] = field(default_factory=dict)  # planned attacks
-    threat: dict[HexId, float] = field(default_factory=dict)  # enemy SPs within 2 hexes
-    _goal_d: dict[HexId, int] = field(default_factory=dict)
-    _goals: list[HexId] | None = None
-
-    def goal_distance(self, h: HexId) -> int:
-        """Hexes from `h` to the nearest goal of the free units (`_goals`)."""
-        if self._goals is None:
-            self._goals = _goals(self)
-        d = self._goal_d.get(h)
-        if d is None:
-            grid = self.state.setup.map.grid
-            d = self._goal_d[h] = min((grid.distance(h, g) for g in self._goals), default=0)
-        return d
-
-    def moves(self, uid: str) -> dict[HexId, Reach]:
-        if uid not in self.reach:
-            self.reach[uid] = legal_moves(self.state, uid)
-        return self.reach[uid]
-
-    def room(self, h: HexId, u: UnitState) -> bool:
-        return self.cels.get(h, 0) + u.cel <= STACK_LIMIT  # 3.2.1
-
-    def put(self, u: UnitState, h: HexId) -> None:
-        if u.hex is not None:
-            self.cels[u.hex] = self.cels.get(u.hex, 0) - u.cel
-        self.cels[h] = self.cels.get(h, 0) + u.cel
-        self.done.add(u.id)
-
-    def cover(self, h: HexId) -> int:
-        row = self.state.setup.table.terrain.get(self.state.setup.map.terrain_of(h))
-        return -row.combat if row is not None else 0
-
-
-def _attack_sp(state: GameState, u: UnitState) -> int:
-    return strength(state, u, attacking=True).sp
 
 
 def _regular(state: GameState, u: UnitState) -> bool:
@@ -115,7 +56,9 @@ def plan(
     steps += _withdraw(b)
     steps += _unstack(b)
     keep = _garrisons(b)
+    steps += garrison.dig_in(b, keep)
     steps += _attacks(b, keep)
+    steps += garrison.reinforce(b, keep)
     steps += _contact(b)
     steps += _occupy(b, keep)
     steps += _free(b, keep)
@@ -174,7 +117,14 @@ def _bar(b: Board, st: Stack) -> int:
 
 def _value(b: Board, st: Stack) -> float:
     worth = b.aims.hexes.get(st.hex, 0.0) * (2.0 if b.aims.attack else 1.0)
+    if worth > 0:
+        worth *= hold.holdable(b.state, b.side, b.sight, st.hex)
     return 1.0 + worth + b.aims.kill * min(3, st.counters) - 0.3 * st.hi / 4
+
+
+def _holds(state: GameState, units: list[UnitState], counter: float, cms: int) -> bool:
+    """Would the units that take a valued hex hold it (`counter`: 0 for other hexes)?"""
+    return counter <= 0 or hold.safe(state, units, counter, cms)
 
 
 def _attacks(b: Board, keep: set[str]) -> list[Step]:
@@ -207,22 +157,30 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
         # its own guns in combat setup within range support (6.3), each in one plan only
         in_range = [g for g, (h, _) in pool.items() if grid.distance(h, t) <= RANGE]
         ours = sum(pool[g][1] for g in in_range)
-        # units already next to it, free to attack it alone (their only contact)
+        take = b.aims.hexes.get(t, 0.0) > 0 and state.control.get(t) != b.side
+        # units already next to it, free to attack it alone (their only contact); a
+        # fortified one only for a valued hex (7.1.11: it has no duty to attack)
         fixed = [
             u
             for u in own
             if u.id not in b.done
             and u.hex is not None
             and grid.adjacent(u.hex, t)
-            and not fortified(state, u)
+            and (take or not fortified(state, u))
             and not risks.last_cel_at_risk(state, u, spare)
             and sight.zoc.get(u.hex, set()) <= allowed
         ]
-        have = float(air + ours + sum(_attack_sp(state, u) for u in fixed))
-        parts: list[tuple[HexId, float]] = [(u.hex, _attack_sp(state, u)) for u in fixed if u.hex]
+        have = float(air + ours + sum(attack_sp(state, u) for u in fixed))
+        parts: list[tuple[HexId, float]] = [(u.hex, attack_sp(state, u)) for u in fixed if u.hex]
         picks: list[tuple[UnitState, HexId, Reach]] = []
+        # a valued hex it takes must be held against the enemy's next turn (hold.py)
+        counter = 0.0
+        if take:
+            counter = hold.counter_sp(state, sight, t)
+        t_cms = terrain_cms(state, t)
 
-        if (have <= air + ours or column(state, have, st, parts, guns) < bar) and not retreating:
+        reached = have > air + ours and column(state, have, st, parts, guns) >= bar
+        if not (reached and _holds(state, fixed, counter, t_cms)) and not retreating:
             movers = [
                 u
                 for u in own
@@ -230,14 +188,17 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
                 and u.id not in keep
                 and u not in fixed
                 and u.hex is not None
-                and not sight.zoc.get(u.hex)
+                and (not sight.zoc.get(u.hex) or counter > 0)  # 4.2: it may leave a ZoC
                 and grid.distance(u.hex, t) <= REACH[b.level]
                 and not risks.last_cel_at_risk(state, u, spare)
             ]
-            movers.sort(key=lambda u: (-_attack_sp(state, u), u.id))
+            movers.sort(key=lambda u: (-attack_sp(state, u), u.id))
             used: dict[HexId, int] = {}
+            extra = 0  # movers beyond the bar, to hold the hex
             for u in movers:
-                if have > air + ours and column(state, have, st, parts, guns) >= bar:
+                reached = have > air + ours and column(state, have, st, parts, guns) >= bar
+                capture = [*fixed, *(p[0] for p in picks)]
+                if reached and (extra >= garrison.MORE or _holds(state, capture, counter, t_cms)):
                     break
                 spots = [
                     (h, r)
@@ -260,21 +221,27 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
                     ),
                 )
                 picks.append((u, h, r))
-                parts.append((h, _attack_sp(state, u)))
+                extra += reached
+                parts.append((h, attack_sp(state, u)))
                 used[h] = used.get(h, 0) + u.cel
-                have += _attack_sp(state, u)
+                have += attack_sp(state, u)
         if have <= air + ours or column(state, have, st, parts, guns) < bar:
             continue
-        if column(state, have - ours, st, parts, guns) < max(EVEN, bar - 1):
-            continue  # its guns may be wanted elsewhere: never worse than 1:1 without them
+        if picks and column(state, have - ours, st, parts, guns) < LOSING:
+            continue  # its guns are spoken for (`pool`); even without them, not below 1:2
         if not fixed and not picks:
             continue
         # the smallest movers that are not needed stay free
-        for p in sorted(picks, key=lambda p: _attack_sp(state, p[0])):
+        for p in sorted(picks, key=lambda p: attack_sp(state, p[0])):
             rest = list(parts)
-            rest.remove((p[1], _attack_sp(state, p[0])))  # one of equal parts only
-            less = have - _attack_sp(state, p[0])
-            if len(picks) > 1 and column(state, less, st, rest, guns) >= bar:
+            rest.remove((p[1], attack_sp(state, p[0])))  # one of equal parts only
+            less = have - attack_sp(state, p[0])
+            kept = [*fixed, *(q[0] for q in picks if q is not p)]
+            if (
+                len(picks) > 1
+                and column(state, less, st, rest, guns) >= bar
+                and _holds(state, kept, counter, t_cms)
+            ):
                 picks.remove(p)
                 parts, have = rest, less
         planned.add(t)
@@ -323,23 +290,6 @@ def _contact(b: Board) -> list[Step]:
 # -- everybody else ------------------------------------------------------------------------
 
 
-def _goals(b: Board) -> list[HexId]:
-    """Where the free units go: the withdrawal zones (The Retreat); else the valued hexes
-    not its own (attacking) or its own the enemy is near (holding); else the enemy."""
-    if b.aims.escape:
-        return sorted(b.aims.escape)
-    state, grid = b.state, b.state.setup.map.grid
-    valued = [h for h, w in b.aims.hexes.items() if w > 0]
-    take = [h for h in valued if state.control.get(h) != b.side]
-    hold = [
-        h
-        for h in valued
-        if state.control.get(h) == b.side and any(grid.distance(h, e) <= 4 for e in b.sight.stacks)
-    ]
-    goals = (take if b.aims.attack else []) + hold
-    return sorted(set(goals)) or sorted(b.sight.stacks) or valued
-
-
 def _best_move(b: Board, u: UnitState, out_of_zoc: bool = True, force: bool = False) -> Step | None:
     """The unit's best end hex for the aims (`force`: even when staying looks better)."""
     state, grid = b.state, b.state.setup.map.grid
@@ -386,25 +336,34 @@ def _best_move(b: Board, u: UnitState, out_of_zoc: bool = True, force: bool = Fa
 
 
 def _garrisons(b: Board) -> set[str]:
-    """One unit stays on each valued hex of its own it stands on (two when the enemy is
-    next to it): the ones that defend best."""
+    """The units that stay on the valued hexes the side holds: all of them while it holds
+    what it needs; while it must take more, the fewest that hold the hex against the
+    enemy near (hold.safe, dug in), the slowest and weakest first so that its strike
+    units stay free -- at least one."""
     state = b.state
     out: set[str] = set()
     if b.aims.escape:
         return out
-    for h, w in b.aims.hexes.items():
-        if w <= 0 or state.control.get(h) != b.side:
+    for h, here in hold.held(state, b.side, b.aims).items():
+        here = [u for u in here if u.id not in b.done]
+        if not b.aims.attack:
+            out.update(u.id for u in here)
             continue
-        here = [
-            u
-            for u in state.units_at(h)
-            if u.side == b.side and _regular(state, u) and u.id not in b.done
-        ]
-        here.sort(key=lambda u: (-strength(state, u, attacking=False).sp, u.id))
-        # holding: everybody on it stays; attacking: one (two with the enemy near)
-        near = any(state.setup.map.grid.distance(h, e) <= 2 for e in b.sight.stacks)
-        n = len(here) if not b.aims.attack else (2 if near else 1)
-        out.update(u.id for u in here[:n])
+        here.sort(
+            key=lambda u: (
+                state.setup.units[u.id].mp,
+                strength(state, u, attacking=True).sp,
+                u.id,
+            )
+        )
+        attack = hold.counter_sp(state, b.sight, h)
+        cms = hold.defence_cms(state, b.side, h, dug=True)
+        kept: list[UnitState] = []
+        for u in here:
+            if kept and hold.safe(state, kept, attack, cms):
+                break
+            kept.append(u)
+        out.update(u.id for u in kept)
     return out
 
 
@@ -586,7 +545,7 @@ def _hq_move(b: Board, u: UnitState) -> Step | None:
 
 def _reinforcements(b: Board) -> list[Step]:
     state, grid = b.state, b.state.setup.map.grid
-    goals = _goals(b)
+    aims = goals(b)
     out: list[Step] = []
     for u in sorted(state.units.values(), key=lambda x: x.id):
         if u.side != b.side or u.on_map:
@@ -600,7 +559,7 @@ def _reinforcements(b: Board) -> list[Step]:
         best = min(
             safe,
             key=lambda e: (
-                min((grid.distance(e.hex, g) for g in goals), default=0),
+                min((grid.distance(e.hex, g) for g in aims), default=0),
                 -b.cover(e.hex),
                 e.cost,
                 e.hex,
