@@ -643,6 +643,6 @@ def test_10_1_the_integer_search_equals_the_fraction_search() -> None:
         for side in state.setup.sides:
             mps = [supply.supply_mp(state, u) for u in state.on_map(side)]
             limit = Fraction(max(mps, default=0))
-            exact = supply._search(state, side, limit, lambda f: f)
+            exact = supply.line_search(state, side, supply.blocks(state, side), limit)
             assert supply.supply_costs(state, side) == exact
             assert exact

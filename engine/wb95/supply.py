@@ -203,25 +203,35 @@ def supply_costs(
     if limit is None:
         mps = [supply_mp(state, u) for u in state.on_map(side)]
         limit = Fraction(max(mps, default=0))
+    b = blocks(state, side)
     try:
-        found = _search(state, side, _scaled(limit), _scaled)
+        found = line_search(state, side, b, _scaled(limit), _scaled)
         return {h: Fraction(c, SCALE) for h, c in found.items()}
     except _Inexact:
-        return _search(state, side, limit, lambda f: f)
+        return line_search(state, side, b, limit)
 
 
-def _search(
-    state: GameState, side: str, limit: Any, cost_of: Callable[[Fraction], Any]
+def line_search(
+    state: GameState,
+    side: str,
+    b: Blocks,
+    limit: Any = None,
+    cost_of: Callable[[Fraction], Any] = lambda f: f,
+    *,
+    open_ground: bool = False,
+    prev: dict[HexId, HexId] | None = None,
 ) -> dict[HexId, Any]:
-    """Dijkstra from the side's supply sources, costs as `cost_of` turns them."""
-    b = blocks(state, side)
+    """Dijkstra from the side's supply sources: the least supply MPs (as `cost_of` turns
+    them) to each hex within `limit` (None: no limit). Enemy units, ZoC and towns (`b`)
+    stop a line unless `open_ground` (the line a player would draw, supply_cut); `prev`
+    gets the previous hex of each cheapest line."""
     grid = state.setup.map.grid
     bridges = intact_bridges(state)
     zero = cost_of(Fraction(0))
     dist: dict[HexId, Any] = {}
     heap: list[tuple[Any, HexId]] = []
     for h in sorted(source_hexes(state, side)):
-        if not b.blocked(h):
+        if open_ground or not b.blocked(h):
             dist[h] = zero
             heap.append((zero, h))
     heapq.heapify(heap)
@@ -230,16 +240,18 @@ def _search(
         if cost > dist[h]:
             continue
         for n in grid.neighbours(h):
-            if b.blocked(n):
+            if not open_ground and b.blocked(n):
                 continue
             step = step_supply_mp(state, b, h, n, bridges)
             if step is None:
                 continue
             nc = cost + cost_of(step)
-            if nc > limit:
+            if limit is not None and nc > limit:
                 continue
             if n not in dist or nc < dist[n]:
                 dist[n] = nc
+                if prev is not None:
+                    prev[n] = h
                 heapq.heappush(heap, (nc, n))
     return dist
 

@@ -15,7 +15,6 @@ table would say when the line is claimed (docs/rulings.md K102).
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -26,43 +25,11 @@ from engine.wb95.supply import (
     Blocks,
     Line,
     blocks,
-    source_hexes,
-    step_supply_mp,
+    line_search,
     supply_costs,
     supply_mp,
     trace,
 )
-from engine.wb95.terrain import intact_bridges
-
-
-def _open_search(
-    state: GameState, side: str, b: Blocks
-) -> tuple[dict[HexId, Fraction], dict[HexId, HexId]]:
-    """Supply MPs from the side's bases to every hex, through anything but terrain a
-    line may not cross; with the previous hex of each cheapest line."""
-    grid = state.setup.map.grid
-    bridges = intact_bridges(state)
-    dist: dict[HexId, Fraction] = {}
-    prev: dict[HexId, HexId] = {}
-    heap: list[tuple[Fraction, HexId]] = []
-    for h in sorted(source_hexes(state, side)):
-        dist[h] = Fraction(0)
-        heap.append((Fraction(0), h))
-    heapq.heapify(heap)
-    while heap:
-        cost, h = heapq.heappop(heap)
-        if cost > dist[h]:
-            continue
-        for n in grid.neighbours(h):
-            step = step_supply_mp(state, b, h, n, bridges)
-            if step is None:
-                continue
-            nc = cost + step
-            if n not in dist or nc < dist[n]:
-                dist[n] = nc
-                prev[n] = h
-                heapq.heappush(heap, (nc, n))
-    return dist, prev
 
 
 def _blocked_why(b: Blocks, h: HexId, own: bool) -> tuple[str, str, str]:
@@ -84,7 +51,8 @@ def cuts(state: GameState, side: str, lines: Mapping[str, Line] | None = None) -
     if not out_ids:
         return {}
     b = blocks(state, side)
-    dist, prev = _open_search(state, side, b)
+    prev: dict[HexId, HexId] = {}  # the line a player would draw, ignoring what blocks it
+    dist: dict[HexId, Fraction] = line_search(state, side, b, open_ground=True, prev=prev)
     out: dict[str, Cut] = {}
     for uid in out_ids:
         u = state.units[uid]
