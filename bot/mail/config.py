@@ -56,6 +56,9 @@ class MailConfig:
     # Authentication-Results headers are believed only from these servers (authserv-id)
     trusted_authserv: tuple[str, ...] = ()
     max_message_bytes: int = 256 * 1024
+    # refusals mailed to one address in an hour, at most: a forger's flood (or a mail loop
+    # the headers do not show) cannot turn the referee into a source of backscatter
+    refusals_per_hour: int = 10
     tick_seconds: float = 60.0
     name: str = "Kessel referee"
 

@@ -52,6 +52,7 @@ class Desk:
         self.sender = sender
         self._secret = cfg.secret
         self.writer = Writer(ref, cfg, self.secret)
+        self._refused: dict[str, list[float]] = {}  # sender -> when refusals were mailed
 
     # --- state kept in the store ------------------------------------------------------
     async def secret(self) -> str:
@@ -107,9 +108,27 @@ class Desk:
         except Exception as e:  # the error boundary of one message: a sentence
             iid = incident.record(e, "a mail message")
             replies = [Reply("caller", incident.sentence(iid), kind="error")]
+        if replies and all(r.kind == "error" for r in replies) and self._refusals_spent(msg):
+            await self._mark(msg.message_id, "refusal held back")
+            log.warning("refusals held back", extra={"mid": msg.message_id, "from": msg.sender})
+            return Outcome("ignored", "too many refusals mailed to this address this hour")
         sent = await self.deliver(replies, msg)
         await self._mark(msg.message_id, "answered")
         return Outcome("answered", sent=sent)
+
+    def _refusals_spent(self, msg: Inbound) -> bool:
+        """Whether the sender had its hour's refusals (`refusals_per_hour`); if not, this
+        one is counted. Kept in memory: a restart forgives, which bounds nothing worse
+        than one hour's allowance again."""
+        now = self.ref.clock()
+        sent = [t for t in self._refused.get(msg.sender, []) if now - t < 3600]
+        if len(sent) >= self.cfg.refusals_per_hour:
+            self._refused[msg.sender] = sent
+            return True
+        self._refused[msg.sender] = [*sent, now]
+        if len(self._refused) > 10_000:  # addresses seen once long ago go
+            self._refused = {a: ts for a, ts in self._refused.items() if now - ts[-1] < 3600}
+        return False
 
     async def _unreadable(self, raw: bytes, why: str) -> Outcome:
         """A message that cannot be read: its sender is told why, when it has a sender
@@ -120,6 +139,9 @@ class Desk:
         except Exception:
             return Outcome("unreadable", why)
         if msg.automatic or not msg.sender or await self.handled(msg.message_id):
+            return Outcome("unreadable", why)
+        if self._refusals_spent(msg):
+            await self._mark(msg.message_id, "refusal held back")
             return Outcome("unreadable", why)
         sent = await self.deliver([Reply("caller", f"Not read: {why}.", kind="error")], msg)
         await self._mark(msg.message_id, "unreadable")

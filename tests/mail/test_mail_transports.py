@@ -344,3 +344,38 @@ async def test_playing_the_built_in_opponent_by_mail(tmp_path: Path) -> None:
             assert g.status == "active" and g.ai_sides() == ["german"]
         finally:
             await ref.close()
+
+
+async def test_refusals_to_one_address_are_limited_per_hour(tmp_path: Path) -> None:
+    """A forger writing in a seat holder's name with no trusted provider's verdict: each
+    message is refused to the From (the real holder learns of it), but at most
+    `refusals_per_hour` of them in an hour -- the referee is no source of backscatter."""
+    sink = Sink()
+    now = [1_800_000_000.0]
+    with SmtpServer(sink) as smtp:
+        cfg = MailConfig(
+            address=REFEREE,
+            db=str(tmp_path / "kessel.db"),
+            inbound="maildir",
+            smtp_host="127.0.0.1",
+            smtp_port=smtp.port,
+            smtp_security="none",
+            refusals_per_hour=3,
+        )
+        ref = await Referee.open(cfg.db, opponents=None, clock=lambda: now[0])
+        try:
+            desk = MailReferee(ref, cfg).desk
+            outcomes = []
+            for i in range(5):
+                m = _message(ALICE, "frobnicate the Dnieper", mid=f"<f{i}@forger.test>")
+                outcomes.append((await desk.handle(m.as_bytes())).what)
+            assert outcomes == ["answered"] * 3 + ["ignored"] * 2
+            assert len(sink.to(ALICE)) == 3
+            # another address is not held back by Alice's count
+            assert (await desk.handle(_message(BOB, "status", mid="<b@x.test>").as_bytes())).sent
+            now[0] += 3601  # an hour later, Alice may be answered again
+            m = _message(ALICE, "frobnicate the Dnieper", mid="<f9@forger.test>")
+            assert (await desk.handle(m.as_bytes())).what == "answered"
+            assert len(sink.to(ALICE)) == 4
+        finally:
+            await ref.close()
