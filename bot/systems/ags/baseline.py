@@ -34,7 +34,7 @@ How it plays:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from engine import orders as o
 from engine import systems
@@ -63,16 +63,37 @@ class Opponent:
             return None
         key = (state.turn, state.phase)
         if key != self._phase:
-            self._phase, self._tried = key, set()
-        order = self._choice(state)
-        if order is not None and isinstance(rules.apply(state, self.side, order), Applied):
+            self._phase = key
+            self._new_phase()
+        order = self._accepted_choice(state)
+        if order is not None:
             return order
         return rules.next_default(state, self.side)
+
+    def _new_phase(self) -> None:
+        """Forget what was tried in the phase before."""
+        self._tried = set()
+
+    def _accepted_choice(self, state: GameState) -> o.Order | None:
+        """Its choice when the engine accepts it, else None (the deadline default then)."""
+        order = self._choice(state)
+        if order is not None and self._try(state, order) is not None:
+            return order
+        return None
+
+    def _try(self, state: GameState, order: o.Order) -> GameState | None:
+        """The state after `order` when the engine accepts it now (thrown away by the
+        callers but for a look at their own units), else None."""
+        after = systems.of(state).apply(state, self.side, order)
+        return after.state if isinstance(after, Applied) else None
 
     def _choice(self, state: GameState) -> o.Order | None:
         mine = [d for d in state.pending if d.side == self.side]
         if mine:
             return self._decide(state, mine[0])
+        first = self._before_default(state)
+        if first is not None:
+            return first
         default = systems.of(state).next_default(state, self.side)
         if not isinstance(default, o.Done):
             return default  # reinforcements that must enter (26.0)
@@ -80,8 +101,16 @@ class Opponent:
         if kind == "combat":
             return self._attack(state) or default
         if kind == "movement":
-            return self._move(state) or default
+            return self._movement(state) or default
         return default
+
+    def _before_default(self, state: GameState) -> o.Order | None:
+        """An input given before the deadline default is looked at (none here)."""
+        return None
+
+    def _movement(self, state: GameState) -> o.Order | None:
+        """Its input in a movement phase, or None for the deadline default."""
+        return self._move(state)
 
     # --- decisions --------------------------------------------------------------------
 
@@ -185,14 +214,17 @@ class Opponent:
 
     # --- movement ---------------------------------------------------------------------
 
-    def _move(self, state: GameState) -> o.Order | None:
+    def _move(self, state: GameState) -> o.Move | None:
+        """One unit at a time, by id, to the best of its three best-scored hexes (`_score`)
+        that scores clearly better than its own and that `_keeps` allows; HQs are not
+        moved here (the command net hangs on them, 11.3)."""
         targets = self._targets(state)
         for u in sorted(state.on_map(self.side), key=lambda x: x.id):
             if u.id in self._tried or u.hex is None:
                 continue
             self._tried.add(u.id)
             if game.spec(state, u.id).is_hq:
-                continue  # HQs keep their hexes: the command net hangs on them (11.3)
+                continue
             reach = moves.legal_moves(state, u.id)
             if not reach:
                 continue
@@ -201,18 +233,20 @@ class Opponent:
                 ((self._score(state, u, h, targets) + self.rng.random() * 0.01, h) for h in reach),
                 reverse=True,
             )
+            keeps = self._keeps(state, u)
             for score, h in ranked[:3]:
                 if score <= here + 0.5:
                     break
                 order = o.Move(units=(u.id,), path=(h,))
-                after = systems.of(state).apply(state, self.side, order)
-                if not isinstance(after, Applied):
-                    continue
-                moved = after.state.units[u.id]
-                if self.side == "soviet" and not game.commanding_hqs(after.state, moved):
-                    continue  # keep the line of communications (11.33)
-                return order
+                after = self._try(state, order)
+                if after is not None and keeps(after, after.units[u.id]):
+                    return order
         return None
+
+    def _keeps(self, state: GameState, u: UnitState) -> Callable[[GameState, UnitState], bool]:
+        """What a move of `u` must keep, asked of the state after it and the unit moved: a
+        Soviet unit its line of communications (11.33)."""
+        return lambda after, moved: self.side != "soviet" or bool(game.commanding_hqs(after, moved))
 
     def _targets(self, state: GameState) -> dict[str, object]:
         foes = self._foe_hexes(state)
@@ -230,8 +264,7 @@ class Opponent:
 
     def _score(self, state: GameState, u: UnitState, h: HexId, t: dict[str, object]) -> float:
         foes: list[HexId] = t["foes"]  # type: ignore[assignment]
-        sc = game.scenario(state)
-        terrain = sc.tec.row(sc.board.terrain_at(h)).defence or 1
+        terrain = self._terrain(state, h)
         d_foe = self._dist(state, h, foes)
         if self.side == "soviet":
             # close on the Germans, between them and their supply hexes (27.1, 25.1)
@@ -247,6 +280,11 @@ class Opponent:
         return 1.0 * terrain + (0.0 if d_foe > 1 else -0.5)
 
     # --- geometry ---------------------------------------------------------------------
+
+    def _terrain(self, state: GameState, h: HexId) -> int:
+        """The defence of the hex's terrain (1 at least)."""
+        sc = game.scenario(state)
+        return sc.tec.row(sc.board.terrain_at(h)).defence or 1
 
     def _foe_hexes(self, state: GameState) -> list[HexId]:
         return sorted(game.hexes_of(state, game.enemy(self.side)))

@@ -41,9 +41,11 @@ How it plays, on top of the baseline's decisions (retreats, losses, advances dec
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.systems.ags import baseline
+from bot.systems.ags.baseline import column_index as column_index  # for tests and callers
 from engine import orders as o
 from engine import systems
 from engine.ags import air, combat, command, game, moves, overrun, sequence
@@ -71,16 +73,14 @@ class Opponent(baseline.Opponent):
         self._good: set[str] = set()  # inputs tried and accepted on the state of this call
         self._known: dict[str, Any] = {}  # the enemy's defences, while the enemy is unchanged
 
-    # --- the entry point --------------------------------------------------------------
+    # --- the entry point (the baseline's `choose`) -------------------------------------
 
-    def choose(self, state: GameState) -> o.Order | None:
-        rules = systems.of(state)
-        if self.side not in rules.awaited_sides(state):
-            return None
-        key = (state.turn, state.phase)
-        if key != self._phase:
-            self._phase, self._tried, self._refused = key, set(), set()
-            self._plan, self._asked = {}, set()
+    def _new_phase(self) -> None:
+        super()._new_phase()
+        self._refused, self._plan, self._asked = set(), {}, set()
+
+    def _accepted_choice(self, state: GameState) -> o.Order | None:
+        """Its first choice the engine accepts; a refused one is not chosen again."""
         self._cache, self._good = {}, set()  # what it saw, for this input only
         for _ in range(60):
             order = self._choice(state)
@@ -89,7 +89,14 @@ class Opponent(baseline.Opponent):
             if self._accepted(state, order):
                 return order
             self._refused.add(repr(order))
-        return rules.next_default(state, self.side)
+        return None
+
+    def _try(self, state: GameState, order: o.Order) -> GameState | None:
+        """The baseline's trial of an input; one refused is kept as refused this phase."""
+        after = super()._try(state, order)
+        if after is None:
+            self._refused.add(repr(order))
+        return after
 
     def _accepted(self, state: GameState, order: o.Order) -> bool:
         """Whether the referee takes `order` now; what it would do is not looked at."""
@@ -97,34 +104,25 @@ class Opponent(baseline.Opponent):
             return False
         if repr(order) in self._good:
             return True  # tried on this very state by the choice that made it
-        ok = isinstance(systems.of(state).apply(state, self.side, order), Applied)
-        if not ok:
-            self._refused.add(repr(order))
-        return ok
+        return self._try(state, order) is not None
 
-    def _choice(self, state: GameState) -> o.Order | None:
-        mine = [d for d in state.pending if d.side == self.side]
-        if mine:
-            return self._decide(state, mine[0])
+    def _before_default(self, state: GameState) -> o.Order | None:
+        """The Soviet HQ activation, once a phase, at the player-turn's start (23.11)."""
         if self.side == "soviet" and "activate" not in self._asked:
             self._asked.add("activate")
             if command.at_player_turn_start(state):
                 act = self._activation(state)
                 if act is not None and self._accepted(state, act):
                     return act
-        default = systems.of(state).next_default(state, self.side)
-        if not isinstance(default, o.Done):
-            return default  # reinforcements that must enter (26.0)
-        kind = sequence.current(state).kind
-        if kind == "combat":
-            return self._attack(state) or default
-        if kind == "movement":
-            if self.side == "german" and air.air_phase(state):
-                drop = self._air_supply(state)
-                if drop is not None and self._accepted(state, drop):
-                    return drop
-            return self._overrun(state) or self._move(state) or default
-        return default
+        return None
+
+    def _movement(self, state: GameState) -> o.Order | None:
+        """German air supply in the Air Power Phase (25.2), else overruns, else moves."""
+        if self.side == "german" and air.air_phase(state):
+            drop = self._air_supply(state)
+            if drop is not None and self._accepted(state, drop):
+                return drop
+        return self._overrun(state) or self._move(state)
 
     # --- what it sees -----------------------------------------------------------------
 
@@ -346,51 +344,36 @@ class Opponent(baseline.Opponent):
         t["friends"] = [x.hex for x in state.on_map(self.side) if x.hex is not None]
         return t
 
-    def _move(self, state: GameState) -> o.Order | None:
-        """The baseline's one unit at a time to its best hex, scored by `_score`; a Soviet
-        unit keeps a line of communications to an active HQ when it has one (its attacks
-        and mechanized moves need it, 23.13, 23.14), else to any HQ (11.33). HQs follow."""
-        targets = self._targets(state)
-        for u in sorted(state.on_map(self.side), key=lambda x: x.id):
-            if u.id in self._tried or u.hex is None:
-                continue
-            self._tried.add(u.id)
-            if game.spec(state, u.id).is_hq:
-                continue  # moved by `_move_hq`, once the units have moved
-            reach = moves.legal_moves(state, u.id)
-            if not reach:
-                continue
-            here = self._score(state, u, u.hex, targets)
-            ranked = sorted(
-                ((self._score(state, u, h, targets) + self.rng.random() * 0.01, h) for h in reach),
-                reverse=True,
-            )
-            active = (
-                self.side == "soviet"
-                and self.KEEP_ACTIVE
-                and bool(game.commanding_hqs(state, u, active_only=True))
-            )
-            supplied = self.side == "german" and game.in_supply(state, u)
-            for score, h in ranked[:3]:
-                if score <= here + 0.5:
-                    break
-                order = o.Move(units=(u.id,), path=(h,))
-                after = systems.of(state).apply(state, self.side, order)
-                if not isinstance(after, Applied):
-                    self._refused.add(repr(order))
-                    continue
-                moved = after.state.units[u.id]
-                if supplied and not game.in_supply(after.state, moved):
-                    continue  # a German unit keeps its line of supply (12.1, 25.1)
-                if self.side == "soviet" and not game.commanding_hqs(
-                    after.state, moved, active_only=active
-                ):
-                    continue  # keep the line of communications (11.33, 23.13)
-                self._good.add(repr(order))
-                return order
+    def _move(self, state: GameState) -> o.Move | None:
+        """The baseline's one unit at a time to its best hex, scored by `_score`, kept by
+        `_keeps`; then the Soviet HQs follow their units (`_move_hq`)."""
+        order = super()._move(state)
+        if order is not None:
+            self._good.add(repr(order))
+            return order
         if self.side == "soviet":
             return self._move_hq(state)
         return None
+
+    def _keeps(self, state: GameState, u: UnitState) -> Callable[[GameState, UnitState], bool]:
+        """A German unit in supply keeps its line of supply (12.1, 25.1); a Soviet unit keeps
+        a line of communications to an active HQ when it has one (its attacks and mechanized
+        moves need it, 23.13, 23.14), else to any HQ (11.33)."""
+        active = (
+            self.side == "soviet"
+            and self.KEEP_ACTIVE
+            and bool(game.commanding_hqs(state, u, active_only=True))
+        )
+        supplied = self.side == "german" and game.in_supply(state, u)
+
+        def keeps(after: GameState, moved: UnitState) -> bool:
+            if supplied and not game.in_supply(after, moved):
+                return False
+            return self.side != "soviet" or bool(
+                game.commanding_hqs(after, moved, active_only=active)
+            )
+
+        return keeps
 
     def _move_hq(self, state: GameState) -> o.Move | None:
         """An HQ left behind follows its units: one step toward the front that keeps at
@@ -447,12 +430,3 @@ class Opponent(baseline.Opponent):
         around: list[HexId] = t["friends"]  # type: ignore[assignment]
         friends = sum(1 for x in around if x != u.hex and g.adjacent(x, h))
         return base + 0.4 * min(friends, 2)  # a line: zones of control joined (8.1)
-
-    def _terrain(self, state: GameState, h: HexId) -> int:
-        sc = game.scenario(state)
-        return sc.tec.row(sc.board.terrain_at(h)).defence or 1
-
-
-def column_index(state: GameState, label: str) -> int:
-    """Where a CRT column stands (for tests and callers comparing odds)."""
-    return game.scenario(state).crt.columns.index(label)
