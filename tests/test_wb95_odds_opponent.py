@@ -142,6 +142,39 @@ def test_5_2_1_preview_rolls_no_die_and_changes_nothing() -> None:
     assert resolved(rec2)["dice"] == a["dice"]
 
 
+def test_k181_in_its_movement_phase_a_side_previews_its_coming_combat() -> None:
+    """K181: planning in the Movement Phase, the preview counts the attack as the Combat
+    Phase that follows at once (2.2) would, the units where they stand: the same figures
+    as the E5 combat, marked as planning; the attack itself is still refused (2.1.2)."""
+    e5 = scenario(
+        [
+            {"id": "g-a", "hex": "0604", "type": "arm", "sp": 6, "formation": "11PzD"},
+            {"id": "g-b", "hex": "0605", "type": "arm", "sp": 6, "formation": "11PzD"},
+            {"id": "g-c", "hex": "0506", "type": "arm", "sp": 5, "formation": "11PzD"},
+            {"id": "s-cav1", "hex": "0505", "type": "cav", "sp": 4},
+            {"id": "s-cav2", "hex": "0505", "type": "cav", "sp": 4},
+        ],
+        terrain={"0505": "forest"},
+        start={"turn": 1, "phase": "movement", "active": "german"},
+    )
+    rec = play(e5)
+    before = rec.state.snapshot()
+    order = attack("attack g-a g-b g-c -> 0505")
+    p = preview(rec.state, "german", order)
+    assert isinstance(p, dict), p
+    c = preview(play(e5_setup()).state, "german", order)
+    assert isinstance(c, dict)
+    assert (p["ratio"], p["column"], p["results"]) == (c["ratio"], c["column"], c["results"])
+    assert p["planning"] and "planning" not in c
+    assert p["explanation"][0].startswith("planning: it is the Movement Phase")
+    assert rec.state.snapshot() == before  # nothing changed, the phase included
+    r = rec.submit("german", order)
+    assert isinstance(r, Rejection) and r.rule == "2.1.2"
+    # the enemy previews nothing in the other side's Movement Phase: not its combat next
+    q = preview(rec.state, "soviet", attack("attack s-cav1 -> 0604"))
+    assert isinstance(q, Rejection) and q.rule == "2.1.2"
+
+
 def test_16_1_preview_is_the_same_whatever_the_attacker_cannot_see() -> None:
     """s-cav2 is under s-cav1 (16.1.1): the Germans see its type only (16.1.4). Its CELs,
     disorganization, supply and printed SPs change nothing in the preview."""

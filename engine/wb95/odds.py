@@ -21,6 +21,7 @@ CMs (9.1.6) -- is unknown to the attacker: the preview says so (docs/rulings.md 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -30,7 +31,7 @@ from engine.core import Ctx, Rejected, Rejection
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 from engine.view import UnitView, view
-from engine.wb95 import artillery, combat, special, supply
+from engine.wb95 import artillery, combat, flow, special, supply
 from engine.wb95.crt import (
     COLUMNS,
     CombatResult,
@@ -42,6 +43,7 @@ from engine.wb95.crt import (
 )
 from engine.wb95.reducer import reduce
 from engine.wb95.results import lone_unit
+from engine.wb95.sequence import PHASES
 from engine.wb95.strength import DEFAULT_HQ_RANGE, HQ_RANGE, strength, within_hq_range
 
 TWO_DICE: dict[int, int] = {s: 6 - abs(s - 7) for s in range(2, 13)}  # 2K6 (1.8): ways /36
@@ -49,17 +51,45 @@ TWO_DICE: dict[int, int] = {s: 6 - abs(s - 7) for s in range(2, 13)}  # 2K6 (1.8
 
 def preview(state: GameState, side: str, order: o.Attack) -> dict[str, Any] | Rejection:
     """What `order` (an `attack` by `side`) would give if declared now, or why it would be
-    refused. Pure: no dice, no change, nothing `side` could not see."""
+    refused. Pure: no dice, no change, nothing `side` could not see. In the side's own
+    Movement Phase, the attack as its coming Combat Phase would count it with the units
+    where they stand (planning; K181): nothing of the enemy's moves in between (2.2)."""
+    ahead = _coming_combat(state, side)
     try:
-        declared, full = combat.check_attack(state, side, order)
+        declared, full = combat.check_attack(ahead or state, side, order)
     except Rejected as r:
         return r.rejection
+    if ahead is not None:
+        state = ahead
     if full:  # 10.2.3: see the attackers as they would be after paying the level
         ctx = Ctx(state, reduce)
         for uid in full:
             supply.pay_level(ctx, uid, "attack")
         state = ctx.state
-    return _reckon(state, side, declared)
+    out = _reckon(state, side, declared)
+    if ahead is not None:
+        out["planning"] = True
+        out["explanation"].insert(
+            0,
+            "planning: it is the Movement Phase; counted as the coming Combat Phase would "
+            "count it, the units where they stand now (2.1.2, K181)",
+        )
+    return out
+
+
+def _coming_combat(state: GameState, side: str) -> GameState | None:
+    """In `side`'s own Movement Phase (no decision open), the state as its Combat Phase
+    would begin with nothing moved further (2.2: that Combat Phase follows at once); None
+    otherwise. Shares the unchanged parts with `state` (the preview changes nothing)."""
+    now = flow.current_phase(state)
+    if now.kind != "movement" or state.pending or state.phase + 1 >= len(PHASES):
+        return None
+    after = PHASES[state.phase + 1]
+    if after.kind != "combat" or after.player != now.player:
+        return None
+    if flow.acting_sides(state) != (side,):
+        return None
+    return dataclasses.replace(state, phase=state.phase + 1, done=[])
 
 
 def distribution(modifier: int = 0) -> dict[int, int]:

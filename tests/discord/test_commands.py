@@ -154,6 +154,19 @@ async def test_looking_map_hex_unit_log_rule_odds(h: Harness) -> None:
     assert all(s.ephemeral for s in out)
 
 
+async def test_attack_in_the_movement_phase_previews_for_planning_only(h: Harness) -> None:
+    """K181: /attack while moving shows the odds the coming Combat Phase would give and
+    offers nothing to confirm (attacks are declared in the Combat Phase, 2.1.2)."""
+    await _demo(h)
+    await h.command(ALICE, "move", unit="s-180", to="0307")
+    out = await h.command(ALICE, "attack", units="s-180", target="0306")
+    shown = out[-1]
+    assert shown.ephemeral and "Attack preview" in shown.content
+    assert "planning: it is the Movement Phase" in shown.content
+    assert "declared in the Combat Phase (2.1.2)" in shown.content
+    assert not shown.buttons()
+
+
 async def test_a_closed_dm_falls_back_and_is_remembered(h: Harness) -> None:
     h.http.blocked.add(ALICE.id)
     await h.command(ALICE, "game new", scenario="demo-steblev", side="soviet", seed=3)

@@ -217,6 +217,13 @@ async def attack(
     game: str | None = None,
 ) -> None:
     gid, line, odds = await preview(interaction, units, target, extra, game)
+    if odds.get("planning"):  # the Movement Phase (K181): odds to plan by, nothing to confirm
+        text = (
+            f"Attack preview: {format_odds(odds)}\n`{line}`\nAttacks are declared in the "
+            "Combat Phase (2.1.2): give it then."
+        )
+        await send(interaction, text)
+        return
     g = await bot_of(interaction).ref.game(gid)
     text = f"Attack preview: {format_odds(odds)}\n`{line}`\nConfirm to send it as an order."
     await send(interaction, text, view=confirm_view(gid, g.last_event))
