@@ -140,7 +140,14 @@ def choices(
         if not duty and _hopeless(state, side, units, hexes, sight, FAIR):
             continue
         decl = {"side": side, "attackers": units, "defenders": [], "targets": hexes}
-        guns = tuple(support_candidates(state, engagement(state, decl), "attacker"))
+        # the guns a planned attack on another hex counts on are left to it (a duty may
+        # take them: the planned attacks that read 1:1 or better are made first)
+        spoken = set() if duty else {g for x, us in intents.items() if x not in hexes for g in us}
+        guns = tuple(
+            g
+            for g in support_candidates(state, engagement(state, decl), "attacker")
+            if g not in spoken
+        )
         air = tuple(str(m["id"]) for m in attaching(state, side, "support-attack", hexes))
         stars = tuple(u for u in units if state.setup.units[u].stars and level >= 2)
         # everything it has; without the abilities; at level 3 also without the guns

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from bot.systems.wb95.ai import hold
 from bot.systems.wb95.ai.aims import Aims
 from bot.systems.wb95.ai.sight import Sight
 from engine import orders as o
@@ -69,6 +70,18 @@ class Board:
         self.cels[h] = self.cels.get(h, 0) + u.cel
         self.done.add(u.id)
         self.arrive.setdefault(h, []).append(u)
+
+    def stack(self, h: HexId) -> list[UnitState]:
+        """The regular units that will be in `h` after the plan so far: those there that
+        no step moves away, and those moving in."""
+        state = self.state
+        leaving = {u.id for x, units in self.arrive.items() if x != h for u in units}
+        here = [
+            u
+            for u in state.units_at(h)
+            if u.side == self.side and hold.regular(state, u) and u.id not in leaving
+        ]
+        return here + [u for u in self.arrive.get(h, []) if hold.regular(state, u)]
 
     def cover(self, h: HexId) -> int:
         row = self.state.setup.table.terrain.get(self.state.setup.map.terrain_of(h))

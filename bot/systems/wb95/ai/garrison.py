@@ -8,8 +8,6 @@ from __future__ import annotations
 from bot.systems.wb95.ai import hold
 from bot.systems.wb95.ai.board import Board, Step
 from engine import orders as o
-from engine.hexgrid import HexId
-from engine.state import UnitState
 from engine.wb95.combat import fortified
 from engine.wb95.fortification_markers import own_marker
 from engine.wb95.fortifications import can_fortify
@@ -38,19 +36,6 @@ def dig_in(b: Board, keep: set[str]) -> list[Step]:
     return out
 
 
-def _stack(b: Board, h: HexId) -> list[UnitState]:
-    """The regular units that will be in `h` after the plan: those there that no step
-    moves away, and those moving in."""
-    state = b.state
-    leaving = {u.id for x, units in b.arrive.items() if x != h for u in units}
-    here = [
-        u
-        for u in state.units_at(h)
-        if u.side == b.side and hold.regular(state, u) and u.id not in leaving
-    ]
-    return here + [u for u in b.arrive.get(h, []) if hold.regular(state, u)]
-
-
 def reinforce(b: Board, keep: set[str]) -> list[Step]:
     state, grid = b.state, b.state.setup.map.grid
     out: list[Step] = []
@@ -61,7 +46,7 @@ def reinforce(b: Board, keep: set[str]) -> list[Step]:
         attack = hold.counter_sp(state, b.sight, h)
         if attack <= 0:
             continue
-        stack = _stack(b, h)
+        stack = b.stack(h)
         for u in stack:
             b.done.add(u.id)  # the garrison stays
         cms = hold.defence_cms(state, b.side, h, dug=h in b.dug)

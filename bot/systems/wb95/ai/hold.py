@@ -13,7 +13,6 @@ from bot.systems.wb95.ai.aims import Aims
 from bot.systems.wb95.ai.sight import Sight
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
-from engine.wb95.artillery import RANGE
 from engine.wb95.combat import IF_CMS, terrain_cms
 from engine.wb95.crt import COLUMNS, initial_column
 from engine.wb95.fortification_markers import own_marker
@@ -58,7 +57,7 @@ def counter_sp(state: GameState, sight: Sight, h: HexId) -> float:
         for e, st in sight.stacks.items()
         if e != h and st.regular and grid.distance(e, h) <= NEAR
     )
-    return sp + sum(g for e, g in sight.guns if grid.distance(e, h) <= RANGE)
+    return sp + sight.gun_sp(grid, h)
 
 
 def defence_cms(state: GameState, side: str, h: HexId, dug: bool = False) -> int:

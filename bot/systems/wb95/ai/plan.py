@@ -21,7 +21,13 @@ from engine import orders as o
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 from engine.wb95.air import attaching
-from engine.wb95.artillery import ARTILLERY, RANGE, SETUP_COST, ready, why_no_setup
+from engine.wb95.artillery import (
+    ARTILLERY,
+    RANGE,
+    SETUP_COST,
+    why_cannot_fire,
+    why_no_setup,
+)
 from engine.wb95.combat import can_attack, fortified, terrain_cms
 from engine.wb95.fortifications import can_fortify
 from engine.wb95.movement import Reach
@@ -127,6 +133,12 @@ def _holds(state: GameState, units: list[UnitState], counter: float, cms: int) -
     return counter <= 0 or hold.safe(state, units, counter, cms)
 
 
+def _retaken(b: Board) -> bool:
+    """Is a valued hex taken and lost again worth nothing: before the last turn (the
+    hex counts only at the end), when the scenario gives nothing for the enemy's losses."""
+    return b.state.turn < b.state.setup.turns and b.aims.kill <= 0
+
+
 def _attacks(b: Board, keep: set[str]) -> list[Step]:
     state, grid = b.state, b.state.setup.map.grid
     sight = b.sight
@@ -143,7 +155,7 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
     pool = {
         g.id: (g.hex, strength(state, g, attacking=True).sp)
         for g in state.on_map(b.side)
-        if g.hex and state.setup.units[g.id].type in ARTILLERY and ready(state, g)
+        if g.hex and state.setup.units[g.id].type in ARTILLERY and why_cannot_fire(state, g) is None
     }
     # a second pass may end next to a stack already planned for (5.1.4: attacked anyway)
     for st in [*targets, *targets]:
@@ -153,7 +165,7 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
         bar = _bar(b, st)
         allowed = {t} | planned
         air = sum(int(m["sp"]) for m in attaching(state, b.side, "support-attack", [t]))
-        guns = guns_in_range(state, sight.guns, t, b.side)
+        guns = guns_in_range(state, sight, t, b.side)
         # its own guns in combat setup within range support (6.3), each in one plan only
         in_range = [g for g, (h, _) in pool.items() if grid.distance(h, t) <= RANGE]
         ours = sum(pool[g][1] for g in in_range)
@@ -225,12 +237,19 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
                 parts.append((h, attack_sp(state, u)))
                 used[h] = used.get(h, 0) + u.cel
                 have += attack_sp(state, u)
+        # 6.3.2: a gun supports only within range of an attacking hex
+        near = [g for g in in_range if any(grid.distance(pool[g][0], a) <= RANGE for a, _ in parts)]
+        have -= ours - sum(pool[g][1] for g in near)
+        in_range, ours = near, sum(pool[g][1] for g in near)
         if have <= air + ours or column(state, have, st, parts, guns) < bar:
             continue
         if picks and column(state, have - ours, st, parts, guns) < LOSING:
             continue  # its guns are spoken for (`pool`); even without them, not below 1:2
         if not fixed and not picks:
             continue
+        capture = [*fixed, *(p[0] for p in picks)]
+        if not _holds(state, capture, counter, t_cms) and _retaken(b):
+            continue  # a hex it would lose again, with the units in it, for nothing
         # the smallest movers that are not needed stay free
         for p in sorted(picks, key=lambda p: attack_sp(state, p[0])):
             rest = list(parts)
@@ -245,9 +264,11 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
                 picks.remove(p)
                 parts, have = rest, less
         planned.add(t)
-        b.intents[t] = {u.id for u in fixed} | {p[0].id for p in picks}
+        # its guns too: the Combat Phase gives them to this attack only (battle.py)
+        b.intents[t] = {u.id for u in fixed} | {p[0].id for p in picks} | set(in_range)
         for g in in_range:
             del pool[g]
+            b.done.add(g)
         for u in fixed:
             b.done.add(u.id)
             risks.commit(state, u, spare)

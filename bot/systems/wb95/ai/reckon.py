@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.systems.wb95.ai.sight import Stack
+from bot.systems.wb95.ai.sight import Sight, Stack
 from engine.hexgrid import HexId
 from engine.state import GameState
 from engine.wb95 import fortified_lines, hq_cms
 from engine.wb95.air import attaching
-from engine.wb95.artillery import RANGE
 from engine.wb95.combat import FP_CMS, IF_CMS, terrain_cms
 from engine.wb95.crt import COLUMNS, MAX_COLUMN, halve, initial_column
 from engine.wb95.fortifications import fixed_position_hex
@@ -70,13 +69,13 @@ def defence_cms(state: GameState, stack: Stack, line: bool = False) -> int:
     return cms
 
 
-def guns_in_range(state: GameState, guns: Iterable[tuple[HexId, int]], h: HexId, side: str) -> int:
-    """The SPs the enemy's artillery in range (6.3.3) and its revealed defensive air
-    support over `h` (8.2.4) could add to the defence of `h`."""
-    grid = state.setup.map.grid
+def guns_in_range(state: GameState, sight: Sight, h: HexId, side: str) -> int:
+    """The SPs the enemy's artillery in range (6.3.3, a hidden counter possibly one of its
+    unseen guns) and its revealed defensive air support over `h` (8.2.4) could add to the
+    defence of `h`."""
     enemy = state.setup.enemy_of(side)
     air = sum(int(m["sp"]) for m in attaching(state, enemy, "support-defence", [h]))
-    return air + sum(sp for g, sp in guns if grid.distance(g, h) <= RANGE)
+    return air + sight.gun_sp(state.setup.map.grid, h)
 
 
 def column(

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.hexgrid import HexId
+from engine.hexgrid import Grid, HexId
 from engine.state import GameState
 from engine.view import view
-from engine.wb95.artillery import ARTILLERY
+from engine.wb95.artillery import ARTILLERY, RANGE
 from engine.wb95.special import FU_CMS
 from engine.wb95.strength import strength
 from engine.wb95.zoc import zoc_hexes
@@ -37,6 +37,18 @@ class Sight:
     stacks: dict[HexId, Stack]
     zoc: dict[HexId, set[HexId]]  # hex -> the enemy hexes whose ZoC may cover it
     guns: list[tuple[HexId, int]] = field(default_factory=list)  # artillery seen, its SPs
+    # counters seen as nothing at all that could be guns, while the enemy's order of
+    # battle (public) has guns not seen yet: how many, and the SPs of its best
+    maybe: list[HexId] = field(default_factory=list)
+    unseen_guns: int = 0
+    top_gun: int = 0
+
+    def gun_sp(self, grid: Grid, h: HexId) -> int:
+        """The SPs the enemy's guns may add to the defence of `h` (6.3.3), a hidden
+        counter in range counted as one of its unseen guns while there are any."""
+        seen = sum(sp for g, sp in self.guns if grid.distance(g, h) <= RANGE)
+        hidden = sum(1 for g in self.maybe if grid.distance(g, h) <= RANGE)
+        return seen + min(hidden, self.unseen_guns) * self.top_gun
 
 
 def _type_figures(state: GameState, enemy: str) -> dict[str | None, tuple[int, float]]:
@@ -60,12 +72,17 @@ def look(state: GameState, side: str) -> Sight:
     stacks: dict[HexId, Stack] = {}
     zoc: dict[HexId, set[HexId]] = {}
     guns: list[tuple[HexId, int]] = []
+    maybe: list[HexId] = []
+    all_guns = {i for i, sp in setup.units.items() if sp.side == enemy and sp.type in ARTILLERY}
     top_gun = max(
         (sp.art[1] for sp in setup.units.values() if sp.side == enemy and sp.art is not None),
         default=0,
     )
-    for v in view(state, side).units:
-        if v.side != enemy or v.hex is None or v.eliminated:
+    seen = [v for v in view(state, side).units if v.side == enemy]
+    known = {v.id for v in seen if v.id is not None}
+    typed = 0  # guns seen by their type only
+    for v in seen:
+        if v.hex is None or v.eliminated:
             continue
         st = stacks.setdefault(v.hex, Stack(v.hex, enemy))
         st.counters += 1
@@ -86,6 +103,9 @@ def look(state: GameState, side: str) -> Sight:
             covers = list(grid.neighbours(v.hex))  # unseen: it may have a ZoC (4.1)
             if v.type in ARTILLERY:
                 guns.append((v.hex, top_gun))
+                typed += 1
+            if v.type is None:
+                maybe.append(v.hex)
             if v.type == "fu":
                 st.cms = min(3, st.cms + FU_CMS)
             if v.type in ("hq", "art"):
@@ -104,4 +124,5 @@ def look(state: GameState, side: str) -> Sight:
     for st in stacks.values():
         if not st.regular:
             st.hi = min(st.hi, 1)  # a lone HQ or gun (5.1.9, 6.6.3)
-    return Sight(stacks, zoc, guns)
+    unseen = len(all_guns - known) - typed
+    return Sight(stacks, zoc, guns, maybe, max(0, unseen), top_gun)
