@@ -7,7 +7,6 @@ from __future__ import annotations
 from bot import describe
 from bot.systems import BotSystem, Chooser
 
-AI = "bot.systems.wb95.ai"
 # The strength of the built-in opponent this process seats (`kessel play --level`): 1-3
 # trade thinking time for quality (bot/systems/wb95/ai/opponent.py), 0 is the baseline.
 _level: int | None = None
@@ -19,6 +18,14 @@ def set_level(level: int | None) -> None:
     if level is not None and level not in (0, 1, 2, 3):
         raise ValueError(f"level {level}: 0 (the baseline) or 1-3")
     _level = level
+
+
+def _own_modules() -> tuple[str, ...]:
+    """This package and its modules, the AI's included: the adapters that may read the
+    WB-95 engine package (tests/test_layering.py)."""
+    import pkgutil
+
+    return (__name__, *(m.name for m in pkgutil.walk_packages(__path__, f"{__name__}.")))
 
 
 def _opponent(side: str, seed: int) -> Chooser:
@@ -35,25 +42,7 @@ BOT_SYSTEM = BotSystem(
     "wb95",
     describer=describe,
     opponent=_opponent,
-    # bot/describe.py is WB-95's describer (its event kinds, decisions and answers)
-    adapters=(
-        "bot.describe",
-        "bot.systems.wb95",
-        "bot.systems.wb95.opponent",
-        "bot.systems.wb95.duel",
-        *(
-            f"{AI}.{m}"
-            for m in (
-                "aims",
-                "airplay",
-                "answers",
-                "battle",
-                "opponent",
-                "plan",
-                "reckon",
-                "risks",
-                "sight",
-            )
-        ),
-    ),
+    # bot/describe.py is WB-95's describer (its event kinds, decisions and answers); every
+    # module of this package (the opponents, their checks, the duel) is WB-95's own
+    adapters=("bot.describe", *_own_modules()),
 )
