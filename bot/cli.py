@@ -52,6 +52,9 @@ if TYPE_CHECKING:
 MODERATOR = "moderator"  # engine.view.MODERATOR (a test checks), the --view default
 # commands that read the shipped data only (validate reads a league's directory itself)
 NO_DATA = frozenset({"bench", "load", "buildmap", "validate", "duel", "migrate"})
+# commands that load stored games, which may play the operator's named data sets (None:
+# `kessel` alone, local play or the bot)
+USES_SETS = frozenset({"play", "league", "verify", "bot", "mail", None})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -381,18 +384,45 @@ def _use_data(args: argparse.Namespace) -> int | None:
     except ConfigError as e:
         print(f"kessel: {_clip(str(e))}", file=sys.stderr)
         return 1
-    if where is None:
-        return None
-    from scenarios.override_check import activate
+    if where is not None:
+        from scenarios.override_check import activate
 
-    problems = activate(where)
+        problems = activate(where)
+        if problems:
+            for problem in problems[:50]:
+                print(_clip(problem), file=sys.stderr)
+            print(
+                f"kessel: the league's data in {where} are not used: {len(problems)} "
+                f"problem(s) (`kessel validate --data {where}` lists them)",
+                file=sys.stderr,
+            )
+            return 1
+    return _declare_sets() if args.command in USES_SETS else None
+
+
+def _declare_sets() -> int | None:
+    """Declare the operator's named data sets (kessel.toml `[data.NAME]`), each checked
+    whole; exit 1, declaring none, when one has a problem (scenarios/data_sets.py)."""
+    from bot.league_data import ConfigError, sets
+
+    try:
+        named = sets()
+    except ConfigError as e:
+        print(f"kessel: {_clip(str(e))}", file=sys.stderr)
+        return 1
+    if not named:
+        return None
+    from scenarios.override_check import declare
+
+    problems = declare(named)
     if not problems:
         return None
     for problem in problems[:50]:
         print(_clip(problem), file=sys.stderr)
+    bad = [n for n in named if any(p.startswith(f"data set {n}: ") for p in problems)]
     print(
-        f"kessel: the league's data in {where} are not used: {len(problems)} problem(s) "
-        f"(`kessel validate --data {where}` lists them)",
+        f"kessel: the data sets of kessel.toml are not used: {len(problems)} problem(s) in "
+        + ", ".join(f"{n} (`kessel validate --data {named[n]}` lists them)" for n in bad),
         file=sys.stderr,
     )
     return 1

@@ -88,6 +88,11 @@ class LeagueTables:
         rows = await self._all("SELECT * FROM leagues WHERE id = ?", (league_id,))
         return _league(rows[0]) if rows else None
 
+    async def set_league(self, league_id: str, *, settings: dict[str, Any]) -> None:
+        await self._write(
+            [("UPDATE leagues SET settings = ? WHERE id = ?", (json.dumps(settings), league_id))]
+        )
+
     async def create_season(self, row: SeasonRow) -> None:
         await self._write([(_SEASON_INSERT, _season_args(row))])
 

@@ -13,15 +13,17 @@ A league's directory is checked as a whole before Kessel reads any of it:
   in place (the schemas, every value the rules need, the map's checks as for a shipped
   map: `ScenarioSystem.validate`, `validate_map`).
 `activate` puts the directory in use only when nothing is wrong: a bad directory changes
-nothing.
+nothing; `declare` does the same for the operator's named data sets (scenarios/data_sets.py),
+each checked whole, none declared while one has a problem.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
-from scenarios import overrides, systems
+from scenarios import data_sets, overrides, systems
 from scenarios.errors import ScenarioError
 from scenarios.overrides import MAX_FILES, PACKAGE_DIR, inside, matches
 from scenarios.yamlio import read_yaml_file
@@ -36,6 +38,17 @@ def activate(directory: str | os.PathLike[str] | None) -> list[str]:
     found = problems(Path(directory))
     if not found:
         overrides.use(Path(directory))
+    return found
+
+
+def declare(sets: Mapping[str, str | os.PathLike[str]]) -> list[str]:
+    """Declare the operator's named data sets (name -> directory) if none has a problem;
+    every problem otherwise, each after the set's name (and nothing is declared)."""
+    found = [
+        f"data set {name}: {problem}" for name, d in sets.items() for problem in problems(Path(d))
+    ]
+    if not found:
+        data_sets.declare({name: Path(d) for name, d in sets.items()})
     return found
 
 

@@ -5,10 +5,10 @@ replaces `scenarios/tables/ags-results.yaml`, `maps/ags/ags-korsun.yaml` the map
 `read_data` holds an override file to what it must say about itself: `provenance:
 league-supplied` (here and on every part that names one) and `supplied_by:`.
 
-The directory in use is the process's (`use`, set by `kessel --data DIR`, `KESSEL_DATA` or
-`kessel.toml`, after `scenarios/override_check.py` found no problem in it), or, inside
-`scoped`, another (the checks load the scenarios with a candidate directory without
-changing what the process plays)."""
+The directory in use is the process's default (`use`, set by `kessel --data DIR`,
+`KESSEL_DATA` or `kessel.toml`, after `scenarios/override_check.py` found no problem in it),
+or, inside `scoped`, another: a game's own data set (scenarios/data_sets.py, the referee
+loads each game inside its set's scope), or a candidate directory being checked."""
 
 from __future__ import annotations
 
@@ -39,6 +39,11 @@ def current() -> Path | None:
     """The override directory the loaders read now, or None (the shipped files only)."""
     scoped = _scoped.get()
     return _process if scoped is None else scoped[0]
+
+
+def process() -> Path | None:
+    """The process's default override directory (`use`), whatever a scope says."""
+    return _process
 
 
 def key() -> str:

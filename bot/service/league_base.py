@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.league.ratings import recompute
@@ -14,6 +15,7 @@ from bot.service.model import Caller, Refusal, Reply
 from bot.store_leagues import LeagueRow, PairingRow, SeasonRow
 from engine import numbers
 from engine.digest import setup_digest
+from scenarios import data_sets, overrides
 from scenarios.loader import scenario_data
 
 if TYPE_CHECKING:
@@ -88,7 +90,8 @@ class LeagueBase:
     async def _sides(self, season: SeasonRow) -> tuple[str, str]:
         from scenarios import load_scenario
 
-        setup = load_scenario(str(season.settings["scenario"]))
+        with overrides.scoped(_data_dir(season)):
+            setup = load_scenario(str(season.settings["scenario"]))
         first, second = list(setup.sides)[:2]
         return (first, second)
 
@@ -119,12 +122,16 @@ class LeagueBase:
         if stage_data is not None:  # a campaign's next game, with what carried over
             data = stage_data
         elif handicap:  # a VP bid paid: the scenario with its victory handicap (K134)
-            data = scenario_data(p.scenario)
+            with overrides.scoped(_data_dir(season)):
+                data = scenario_data(p.scenario)
         if handicap and data is not None:
             data.setdefault("victory", {})["handicap"] = dict(handicap)
         scen = p.scenario if data is None else "inline"
         title = f"{season.name} {p.key}" + (f" ({stage_name})" if stage_name else "")
-        row = await ref._new_row(organiser, scen, title, None, settings, data)
+        # the data set the season was opened with (the league's choice then), recorded
+        # in the game so that it loads with it whatever the process's default (issue #19)
+        named = season.settings.get("data")
+        row = await ref._new_row(organiser, scen, title, None, settings, data, named)
         seats = [Store.seat_join(row.id, league.created_by, "league", "moderator", "", 0)]
         for side, user in p.sides.items():
             seats.append(Store.seat_join(row.id, user, names.get(user, user), "player", side, 0))
@@ -202,6 +209,15 @@ class LeagueBase:
 
     async def _round_complete(self, league: LeagueRow, season: SeasonRow) -> list[Reply]:
         raise NotImplementedError  # pragma: no cover - LeagueDesk's (bot/service/leagues.py)
+
+
+def _data_dir(season: SeasonRow) -> Path | None:
+    """The directory of the data set a season plays (scenarios/data_sets.py); refused,
+    said, when the operator no longer declares it."""
+    try:
+        return data_sets.directory(season.settings.get("data"))
+    except data_sets.Undeclared as e:
+        raise Refusal(f"season {season.id}: {e}") from None
 
 
 def _announce(text: str, channel: str) -> Reply:

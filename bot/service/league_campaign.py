@@ -11,10 +11,12 @@ from bot.league.carry_over import CampaignError, load_campaign, stage_scenario
 from bot.service.league_base import (
     LeagueBase,
     _announce,
+    _data_dir,
     _result_json,
 )
-from bot.service.model import Caller, Reply
+from bot.service.model import Caller, Refusal, Reply
 from bot.store_leagues import LeagueRow, PairingRow, SeasonRow
+from scenarios import overrides
 
 if TYPE_CHECKING:
     from bot.service.game import LiveGame
@@ -58,8 +60,9 @@ class CampaignPlay(LeagueBase):
         going_on = how in ("played", "moderator")  # a resignation or forfeit ends it all
         if len(done) < len(chain.stages) and going_on:
             try:
-                data, said = stage_scenario(chain, len(done) + 1, g.state)
-            except CampaignError as e:  # the carried set-up does not load: said, and ended
+                with overrides.scoped(_data_dir(season)):  # the season's data set
+                    data, said = stage_scenario(chain, len(done) + 1, g.state)
+            except (CampaignError, Refusal) as e:  # the carried set-up does not load: said
                 return [
                     _announce(
                         f"Season {season.id}, {p.key}: the campaign cannot go on: {e}",

@@ -14,6 +14,9 @@ USAGE = """League commands:
   league list                                  the leagues of this server and their seasons
   league new NAME [system ID] [scenarios A,B]  create a league (moderators); its seasons
                                                play only the scenarios listed, if given
+  league set LEAGUE data NAME|shipped|default  the data set the league's new seasons play
+                                               (organisers): one the referee's operator
+                                               declared, Kessel's own files, or the default
   league season LEAGUE NAME [FORMAT] [SCENARIO] [rounds N] [unrated] [deadline HOURS]
                [forfeit N] [bids]              open a season; FORMAT: {formats}; a side
                                                forfeits after N deadlines missed in a game;
@@ -62,6 +65,9 @@ async def run(desk: LeagueDesk, caller: Caller, words: Sequence[str]) -> list[Re
         return await desk.create_league(
             caller, " ".join(words), system=system, scenarios=allowed.split(",")
         )
+    if verb == "set":
+        _need(args, 3, "league set LEAGUE data NAME|shipped|default", most=3)
+        return await desk.set_league(caller, args[0], args[1], args[2])
     if verb == "season":
         _need(args, 2, "league season LEAGUE NAME [FORMAT] [SCENARIO] [rounds N]")
         return await _season(desk, caller, args)

@@ -200,7 +200,10 @@ class LeagueReading(LeagueBase):
             ]
         lines = []
         for lg in leagues:
-            lines.append(f"{lg.id}: {lg.name} ({lg.system})")
+            data = lg.settings.get("data")  # its data set (scenarios/data_sets.py)
+            lines.append(
+                f"{lg.id}: {lg.name} ({lg.system}" + (f", data set {data})" if data else ")")
+            )
             for s in await self.store.seasons(lg.id):
                 lines.append(f"  season {s.id}: {s.name}, {s.format}, {s.status}")
         return [Reply("caller", "\n".join(lines), kind="result")]

@@ -36,12 +36,13 @@ from bot.service.league_bids import BidPlay
 from bot.service.league_campaign import CampaignPlay
 from bot.service.league_ladder import LadderPlay
 from bot.service.league_reading import LeagueReading
+from bot.service.league_settings import LeagueSettings
 from bot.service.model import Caller, Refusal, Reply
 from bot.store_leagues import EntrantRow, LeagueRow, PairingRow, SeasonRow
 from engine import numbers
 from engine.digest import setup_digest
 from engine.systems import of as system_of
-from scenarios import list_scenarios, load_scenario
+from scenarios import data_sets, list_scenarios, load_scenario, overrides
 from scenarios.overrides import LEAGUE_SUPPLIED as LEAGUE
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["FORMATS", "SCORING_FORMAT", "LeagueDesk"]
 
 
-class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
+class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading, LeagueSettings):
     """The league commands of the service; `ref` is the Referee whose store and game
     machinery it uses."""
 
@@ -114,13 +115,46 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
         campaign: str | None = None,
     ) -> list[Reply]:
         league = await self._league(caller, league_id)
+        self._organiser(league, caller)
+        # the league's data set (scenarios/data_sets.py): the season records it, and loads,
+        # digests and plays its scenario with it (issue #19)
+        named = league.settings.get("data")
+        try:
+            directory = data_sets.directory(named)
+        except data_sets.Undeclared as e:
+            raise Refusal(
+                f"league {league.id}: {e}, or an organiser chooses another "
+                f"(`league set {league.id} data NAME`)"
+            ) from None
+        with overrides.scoped(directory):
+            return await self._open_season(
+                caller, league, name, format=format, scenario=scenario, rounds=rounds,
+                rated=rated, deadline_hours=deadline_hours, forfeit_after=forfeit_after,
+                bids=bids, campaign=campaign, named=named,
+            )  # fmt: skip
+
+    async def _open_season(
+        self,
+        caller: Caller,
+        league: LeagueRow,
+        name: str,
+        *,
+        format: str,
+        scenario: str,
+        rounds: int | None,
+        rated: bool,
+        deadline_hours: float | None,
+        forfeit_after: int,
+        bids: bool,
+        campaign: str | None,
+        named: str | None,
+    ) -> list[Reply]:
         if campaign:  # a chain of scenarios (bot/league/campaign.py): the first is played first
             try:
                 chain = load_campaign(campaign).campaign
             except CampaignError as e:
                 raise Refusal(str(e)) from None
             scenario = chain.stages[0].scenario
-        self._organiser(league, caller)
         if format not in FORMATS:
             raise Refusal(f"the formats are {', '.join(FORMATS)}; not '{numbers.shown(format)}'")
         known = {s.id: s for s in list_scenarios()}
@@ -132,6 +166,8 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
         if format == "swiss" and not (rounds and 1 <= rounds <= 20):
             raise Refusal("a Swiss needs its number of rounds, 1 to 20 (e.g. rounds 5)")
         settings: dict[str, Any] = {"scenario": scenario, "rated": rated, "round": 0}
+        if named is not None:
+            settings["data"] = named
         setup = load_scenario(scenario)
         if rated:  # the data its rated games must play (engine/digest.py, issue #19)
             settings["data_digest"] = setup_digest(setup)
@@ -162,6 +198,7 @@ class LeagueDesk(LadderPlay, BidPlay, CampaignPlay, LeagueReading):
             + (", rated" if rated else ", unrated")
             + (", sides by VP bids" if bids else "")
             + (f", the campaign {campaign}" if campaign else "")
+            + (f"; data set {named}" if named is not None else "")
             + (f"; data {settings['data_digest'][:19]}..." if rated else "")
             + (f"; the league's own data: {', '.join(own)}" if own else "")
             + f". Sign up with `league join {row.id}`."

@@ -58,7 +58,14 @@ from engine.record import Entry, GameRecord
 from engine.state import GameState
 from engine.systems import of as system_of
 from engine.view import MODERATOR, SPECTATOR, View, view, visible_events
-from scenarios import ScenarioError, list_scenarios, load_scenario, load_scenario_data, overrides
+from scenarios import (
+    ScenarioError,
+    data_sets,
+    list_scenarios,
+    load_scenario,
+    load_scenario_data,
+    overrides,
+)
 from scenarios.yamlio import parse_yaml
 
 SNAPSHOT_EVERY = 40  # engine inputs between stored snapshots
@@ -97,7 +104,8 @@ class _ShippedSetups:
     """`shipped_setup(id)`: a shipped scenario, loaded once per process and shared by its
     games (a `Setup` is immutable): parsing a scenario with its map takes up to seconds,
     far more than loading a game's log (docs/performance.md). Kept per league data
-    directory in use (scenarios/overrides.py), whose files replace the shipped ones."""
+    directory in use (scenarios/overrides.py, the game's data set's inside its scope:
+    `Referee._setup`), whose files replace the shipped ones."""
 
     def __init__(self) -> None:
         self._load = functools.cache(self._build)
@@ -168,10 +176,15 @@ class Referee:
     # --- loading ----------------------------------------------------------------------
     @staticmethod
     def _setup(row: GameRow) -> Setup:
+        """The game's scenario, loaded with the data set it was created with (its
+        settings' `data`; none: the process's default data, scenarios/data_sets.py)."""
         try:
-            if row.scenario_data is not None:
-                return load_scenario_data(row.scenario_data, name=f"game {row.id}: scenario")
-            return shipped_setup(row.scenario)
+            with data_sets.scope(_data_set(row.settings)):
+                if row.scenario_data is not None:
+                    return load_scenario_data(row.scenario_data, name=f"game {row.id}: scenario")
+                return shipped_setup(row.scenario)
+        except data_sets.Undeclared as e:
+            raise Refusal(f"game {row.id} cannot be loaded: {e}.") from None
         except ScenarioError as e:
             raise Refusal(f"game {row.id}: its scenario no longer loads: {e}") from None
 
@@ -457,7 +470,10 @@ class Referee:
         seed: int | None,
         settings: dict[str, Any] | None,
         scenario_data: dict[str, Any] | None,
+        data_set: str | None = None,
     ) -> GameRow:
+        """A new game's row; `data_set`: the named data set it plays (a league's choice,
+        scenarios/data_sets.py), kept in its settings; None: the process's default."""
         if scenario_data is None:
             known = shipped_ids()
             if scenario not in known:
@@ -465,20 +481,23 @@ class Referee:
                     f"there is no shipped scenario '{numbers.shown(scenario, 60)}'; choose one of "
                     + ", ".join(sorted(known))
                 )
-            try:
-                setup = shipped_setup(scenario)
-            except ScenarioError as e:
-                raise Refusal(str(e)) from None
-        else:
-            try:
-                setup = load_scenario_data(scenario_data, name="scenario")
-            except ScenarioError as e:
-                raise Refusal(str(e)) from None
+        try:
+            with data_sets.scope(data_set):
+                if scenario_data is None:
+                    setup = shipped_setup(scenario)
+                else:
+                    setup = load_scenario_data(scenario_data, name="scenario")
+        except data_sets.Undeclared as e:
+            raise Refusal(f"the game cannot be created: {e}.") from None
+        except ScenarioError as e:
+            raise Refusal(str(e)) from None
         if seed is not None and not 0 <= seed < 2**63:
             raise Refusal("a seed is a whole number from 0 to 2^63 - 1")
         merged = dict(DEFAULT_SETTINGS)
         for k, v in (settings or {}).items():
             merged[k] = _setting(k, v)
+        if data_set is not None:  # the operator's, never a user's setting (`set` refuses it)
+            merged["data"] = data_set
         rng = random.Random(f"{caller.id}:{self.clock()}")
         gid = ""
         while not gid:  # a few candidate ids checked, not the whole list read (issue #21)
@@ -743,6 +762,10 @@ class Referee:
         if vp:
             lines.append("VPs: " + ", ".join(f"{k} {v}" for k, v in vp.items()))
         note = provenance_sentence(g.system.data_provenance(g.setup))
+        named = _data_set(g.settings)
+        if named is not None:  # a league's choice among the operator's data sets
+            said = "Kessel's own files" if named == data_sets.SHIPPED else "the operator's"
+            lines.append(f"Data set: {named} ({said}, chosen by its league)")
         if g.data_digest:
             lines.append(f"Data: {g.data_digest} (the scenario's map, tables and counters)")
             now = setup_digest(g.setup)
@@ -2301,6 +2324,12 @@ def _hours(words: list[str]) -> float:
     if h <= 0:
         raise Refusal("the number of hours must be more than 0 (at most 720)")
     return h
+
+
+def _data_set(settings: dict[str, Any]) -> str | None:
+    """The named data set a game records (scenarios/data_sets.py); None: the default."""
+    name = settings.get("data")
+    return str(name) if name is not None else None
 
 
 def _setting(key: str, value: Any) -> Any:

@@ -52,3 +52,23 @@ async def test_20_a_season_on_discord(h: Harness) -> None:
     assert "forfeit" in texts(await h.command(BOB, "league pairings", season=season))
     out = await h.command(MOD, "league export", season=season)
     assert any(name.endswith(".csv") for s in out for name in s.files)
+
+
+async def test_19_an_organiser_picks_the_league_data_set_by_name(h: Harness) -> None:
+    from scenarios import data_sets
+
+    out = await h.command(MOD, "league new", name="Cup")
+    assert h.ref is not None
+    (league,) = await h.ref.store.leagues(str(GUILD))
+    # the names offered: the operator's sets (none declared here), shipped and default;
+    # never a directory
+    choices = await h.autocomplete(MOD, "league set", "data", league=league.id, data="")
+    assert [c["value"] for c in choices] == [data_sets.SHIPPED, data_sets.DEFAULT]
+    out = await h.command(MOD, "league set", league=league.id, data="/srv/ostfront-data")
+    assert "never a directory: no data set declared; or shipped" in texts(out)
+    assert all(s.ephemeral for s in out)
+    out = await h.command(ALICE, "league set", league=league.id, data="shipped")
+    assert "only the league's organisers" in texts(out)
+    out = await h.command(MOD, "league set", league=league.id, data="shipped")
+    assert "plays Kessel's own data files (shipped)" in texts(out, "channel")
+    assert (await h.ref.store.league(league.id)).settings == {"data": "shipped"}  # type: ignore[union-attr]

@@ -466,6 +466,15 @@ ROWS += [
         {"league": "lnone", "name": "Winter"},
     ),
     Row(
+        "league set",
+        "a league of no server",
+        "noleague",
+        "noleague",
+        "noleague",
+        "noleague",
+        {"league": "lnone", "data": "shipped"},
+    ),
+    Row(
         "league player",
         "a league of no server",
         "noleague",

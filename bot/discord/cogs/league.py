@@ -1,5 +1,5 @@
-"""`/league list|new|season|join|leave|divide|start|bid|challenge|close|pairings|standings|
-player|decide|export`
+"""`/league list|new|set|season|join|leave|divide|start|bid|challenge|close|pairings|
+standings|player|decide|export`
 (issue #20): the service's league commands (bot/service/leagues.py) as slash commands.
 Leagues belong to their server; organisers are the server's moderators and the league's
 creator. Standings and ratings are recomputed from the results on every look."""
@@ -60,6 +60,15 @@ async def _leagues(interaction: Interaction, current: str) -> list[app_commands.
         return []
 
 
+async def _data_sets(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The names a league may choose: the operator's data sets (never their directories),
+    shipped and default (scenarios/data_sets.py)."""
+    from scenarios import data_sets
+
+    names = [*sorted(data_sets.declared()), data_sets.SHIPPED, data_sets.DEFAULT]
+    return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
+
+
 FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in FORMATS]
 
 
@@ -86,6 +95,16 @@ class LeagueGroup(app_commands.Group):
         await _run(
             interaction, lambda d, c: d.create_league(c, name, system=system, scenarios=allowed)
         )
+
+    @app_commands.command(name="set", description="Change a league's data set (organisers)")
+    @app_commands.describe(
+        league="the league",
+        data="a data set the referee's operator declared, shipped, or default",
+    )
+    @app_commands.autocomplete(league=_leagues, data=_data_sets)
+    @described()
+    async def set_(self, interaction: Interaction, league: str, data: str) -> None:
+        await _run(interaction, lambda d, c: d.set_league(c, league, "data", data))
 
     @app_commands.command(name="season", description="Open a season of a league (organisers)")
     @app_commands.describe(
