@@ -45,6 +45,7 @@ import yaml
 from engine import orders as o
 from engine import systems
 from engine.core import Applied, Event, Rejection
+from engine.digest import setup_digest
 from engine.model import Setup
 from engine.notation import format_order, parse_order
 from engine.record import GameRecord
@@ -404,6 +405,7 @@ def save_reproducer(
         "scenario": scenario,
         "seed": rec.seed,
         "dice": list(rec.dice),
+        "data_digest": setup_digest(rec.setup),
         "orders": "".join(x + "\n" for x in lines),
     }
     head = "".join(f"# {x}\n" for x in f"fuzz failure: {failure}".splitlines())

@@ -6,6 +6,7 @@ Transport-agnostic: takes text, returns data. A game export is a YAML file
     scenario: demo-steblev        # a shipped id, a path (relative to the export) or a mapping
     seed: 7
     dice: [3, 4]
+    data_digest: sha256:...       # optional: the data it was played on (engine/digest.py)
     orders: |
       soviet: move s-232 0334 0434
 
@@ -22,6 +23,7 @@ import yaml
 
 from bot import systems as bot_systems
 from engine.core import Event, Rejection
+from engine.digest import other_data, setup_digest
 from engine.model import Setup
 from engine.notation import NotationError, parse_order
 from engine.numbers import NumberError
@@ -87,6 +89,9 @@ def _load_export(data: dict[str, Any], path: Path) -> Source:
     orders = data.get("orders") or ""
     if not isinstance(orders, str):
         raise SourceError(f"{path}: orders: must be text, one order per line")
+    problem = other_data(data.get("data_digest"), setup)  # issue #19: not on other data
+    if problem:
+        raise SourceError(f"{path}: {problem}")
     return Source(setup, seed, list(dice), orders, scen)
 
 
@@ -191,6 +196,7 @@ def export_yaml(res: RunResult, scenario_ref: Any) -> str:
         "scenario": scenario_ref,
         "seed": rec.seed,
         "dice": list(rec.dice),
+        "data_digest": setup_digest(rec.setup),  # replayed only on the same data (#19)
         "orders": "".join(line + "\n" for line in rec.order_lines()),
     }
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

@@ -24,6 +24,23 @@ def setup_digest(setup: Setup) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
+def other_data(recorded: object, setup: Setup) -> str:
+    """Why a record made on the data `recorded` (a digest, or nothing for a record older
+    than digests) cannot be replayed on `setup`'s data; empty when it can."""
+    if recorded is None:
+        return ""
+    if not isinstance(recorded, str) or not recorded.startswith("sha256:"):
+        return "data_digest: must be the digest the export was made with (sha256:...)"
+    now = setup_digest(setup)
+    if recorded == now:
+        return ""
+    return (
+        f"it was played on the data {recorded[:19]}..., these are {now[:19]}... (another "
+        "league's data set, or Kessel's data changed since): replay it with the data it "
+        "was played on (--data DIR, docs/leagues.md)"
+    )
+
+
 def _plain(value: Any) -> Any:
     """JSON-plain, in one order whatever the process (no set or dict order leaks in)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -74,6 +74,11 @@ def scope(name: str | None) -> Iterator[None]:
         yield
 
 
+def known(name: str) -> bool:
+    """Whether a recorded choice loads here: `shipped`, or a name the operator declares."""
+    return name == SHIPPED or name in _declared
+
+
 def choices() -> str:
     """The names a league may choose, as a sentence's end."""
     names = sorted(_declared)

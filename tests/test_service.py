@@ -305,6 +305,36 @@ async def test_export_replays_with_kessel_run_and_imports(ref: Referee) -> None:
     assert g2.state.snapshot() == res.record.state.snapshot()
 
 
+async def test_an_export_names_its_data_and_is_not_replayed_on_other_data(
+    ref: Referee, tmp_path: Path
+) -> None:
+    """Issue #19: an export carries the digest of the data it was played on; `kessel run`
+    and an import refuse it on other data (another league's set, a changed map) in one
+    sentence instead of replaying a different game."""
+    import yaml
+
+    from bot.script import SourceError, load_source
+    from engine.digest import setup_digest
+
+    gid = await _game(ref)
+    await ref.orders(ALICE, gid, "done")
+    data = yaml.safe_load(await ref.export(MOD, gid))
+    assert data["data_digest"] == setup_digest(load_scenario(data["scenario"]))
+    other = dict(data, data_digest="sha256:" + "0" * 64)
+    path = tmp_path / "other.yaml"
+    path.write_text(yaml.safe_dump(other), encoding="utf-8")
+    with pytest.raises(SourceError, match="played on the data sha256:000000000000"):
+        load_source(str(path))
+    before = len(await ref.games(MOD))
+    with pytest.raises(Refusal, match="does not replay here: it was played on the data"):
+        await ref.import_game(MOD, yaml.safe_dump(other))
+    with pytest.raises(Refusal, match="data set 'ostfront', which this referee does not"):
+        await ref.import_game(MOD, yaml.safe_dump(dict(data, data_set="ostfront")))
+    assert len(await ref.games(MOD)) == before  # nothing was created
+    del other["data_digest"]  # an export from before digests: replayed as it always was
+    assert (await ref.import_game(MOD, yaml.safe_dump(other)))[0].game
+
+
 async def test_resign_ends_the_game(ref: Referee) -> None:
     gid = await _game(ref)
     out = await ref.resign(BOB, gid)

@@ -49,7 +49,7 @@ from bot.store import (
 from engine import dice as dice_proof
 from engine import numbers
 from engine.core import Applied, Event, Rejection
-from engine.digest import setup_digest
+from engine.digest import other_data, setup_digest
 from engine.model import Setup
 from engine.notation import NotationError, format_order, parse_order, parse_orders
 from engine.orders import Attack, Mod, Order
@@ -1014,6 +1014,10 @@ class Referee:
             "scenario": scenario,
             "seed": rec.seed,
             "dice": list(rec.dice),
+            # the data it was played on (engine/digest.py): a replay on other data (another
+            # league's set, another map) is refused, not silently different (issue #19)
+            "data_digest": g.data_digest or setup_digest(g.setup),
+            **({"data_set": name} if (name := _data_set(g.row.settings)) else {}),
             "orders": "".join(line + "\n" for line in rec.order_lines()),
         }
         return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
@@ -1039,14 +1043,25 @@ class Referee:
             raise Refusal("the export's dice must be a list of die faces 1-6")
         if not all(type(d) is int and 1 <= d <= 6 for d in dice):
             raise Refusal("the export's dice must be die faces 1-6")
+        data_set = data.get("data_set")  # a league's named set, when this referee has it
+        if data_set is not None and (
+            not isinstance(data_set, str) or not data_sets.known(data_set)
+        ):
+            raise Refusal(
+                f"the export was played on the data set '{numbers.shown(data_set, 40)}', which "
+                f"this referee does not declare ({data_sets.choices()})"
+            )
         if isinstance(scen, dict):
-            row = await self._new_row(caller, "inline", name, seed, None, scen)
+            row = await self._new_row(caller, "inline", name, seed, None, scen, data_set)
         elif isinstance(scen, str):
-            row = await self._new_row(caller, scen, name, seed, None, None)
+            row = await self._new_row(caller, scen, name, seed, None, None, data_set)
         else:
             raise Refusal("the export must name its scenario")
         row = replace(row, dice=tuple(dice))
         setup = self._setup(row)
+        problem = other_data(data.get("data_digest"), setup)
+        if problem:
+            raise Refusal(f"the export does not replay here: {problem}")
         try:
             orders = parse_orders(str(data.get("orders") or ""))
         except NotationError as e:

@@ -284,3 +284,27 @@ def test_19_kessel_league_set_picks_a_declared_set(
     assert "plays the data set ostfront" in capsys.readouterr().out
     assert main(["league", "list", "--db", db]) == 0
     assert f"{lid}: Cup (ags, data set ostfront)" in capsys.readouterr().out
+
+
+async def test_19_an_export_carries_its_set_and_imports_on_it(tmp_path: Path) -> None:
+    """A league game's export names its set and data digest: imported on a referee that
+    declares the set it replays on the league's data; without the set it is refused."""
+    import yaml
+
+    assert declare({"ostfront": league_crt(tmp_path)}) == []
+    ref = await Referee.open(tmp_path / "k.db", opponents=None)
+    try:
+        _, _, gid = await league_game(ref, "Ostfront Cup", "ostfront")
+        await ref.resign(BOB, gid)  # a rated game is exported once it is over
+        text = await ref.export(ALICE, gid)
+        data = yaml.safe_load(text)
+        assert data["data_set"] == "ostfront"
+        assert data["data_digest"] == (await ref.game(gid)).data_digest
+        out = await ref.import_game(MOD, text)
+        copy = await ref.game(out[0].game or "")
+        assert copy.settings["data"] == "ostfront" and crt_cell(copy.setup) == "-/E"
+        data_sets.declare({})
+        with pytest.raises(Refusal, match="data set 'ostfront', which this referee does not"):
+            await ref.import_game(MOD, text)
+    finally:
+        await ref.close()
