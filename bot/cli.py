@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 if TYPE_CHECKING:
+    from bot.script import Source
     from engine.state import GameState
     from engine.system import RuleSystem
     from engine.view import View
@@ -631,6 +632,16 @@ def _dice(text: str | None) -> list[int]:
         raise SourceError(f"--dice: {e}") from None
 
 
+def _source(ref: str) -> Source:
+    """`load_source`, its warning (an export played on other data, issue #19) on stderr."""
+    from bot.script import load_source
+
+    src = load_source(ref)
+    if src.warning:
+        print(f"kessel: warning: {src.warning}; the replay may differ", file=sys.stderr)
+    return src
+
+
 def _run(args: argparse.Namespace) -> int:
     import json
 
@@ -638,13 +649,12 @@ def _run(args: argparse.Namespace) -> int:
         check_viewer,
         describe_event,
         export_yaml,
-        load_source,
         result_json,
         run_script,
     )
     from engine.view import view, visible_events
 
-    src = load_source(args.scenario)
+    src = _source(args.scenario)
     viewer = check_viewer(src.setup, args.view)
     orders = src.orders + _read_orders(args.orders)
     seed = args.seed if args.seed is not None else (src.seed or 0)
@@ -720,12 +730,12 @@ def _print_view(v: View, rules: RuleSystem) -> None:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from bot.script import SourceError, check_viewer, load_source, run_script
+    from bot.script import SourceError, check_viewer, run_script
     from engine.view import visible_events
     from render import Around, Box, RenderError, snapshot, to_png
     from render.snapshot import Crop
 
-    src = load_source(args.scenario)
+    src = _source(args.scenario)
     viewer = check_viewer(src.setup, args.view)
     crop: Crop | None = None
     if args.around and args.box:
@@ -783,9 +793,9 @@ def _scenarios() -> int:
 
 
 def _moves(args: argparse.Namespace) -> int:
-    from bot.script import SourceError, load_source, run_script
+    from bot.script import SourceError, run_script
 
-    src = load_source(args.scenario)
+    src = _source(args.scenario)
     res = run_script(src.setup, src.orders + _read_orders(args.orders), src.seed or 0, src.dice)
     if res.rejected:
         print(

@@ -46,10 +46,12 @@ class Source:
     dice: list[int] = field(default_factory=list)
     orders: str = ""
     scenario_ref: Any = None
+    warning: str = ""  # why the replay may not be the game exported (other data)
 
 
 def load_source(ref: str) -> Source:
-    """A scenario (path or shipped id) or a game export. Every file is read with
+    """A scenario (path or shipped id) or a game export (its `warning` says when it was
+    played on other data than these). Every file is read with
     `scenarios.yamlio.read_text` (regular UTF-8 files within a size limit only) and parsed
     with `parse_yaml` (with its limits); every failure is a SourceError of one line."""
     try:
@@ -89,10 +91,12 @@ def _load_export(data: dict[str, Any], path: Path) -> Source:
     orders = data.get("orders") or ""
     if not isinstance(orders, str):
         raise SourceError(f"{path}: orders: must be text, one order per line")
-    problem = other_data(data.get("data_digest"), setup)  # issue #19: not on other data
-    if problem:
+    # issue #19: on other data the replay is another game -- said, not hidden (a
+    # moderator may still want to look at it)
+    problem = other_data(data.get("data_digest"), setup)
+    if problem.startswith("data_digest:"):
         raise SourceError(f"{path}: {problem}")
-    return Source(setup, seed, list(dice), orders, scen)
+    return Source(setup, seed, list(dice), orders, scen, f"{path}: {problem}" if problem else "")
 
 
 @dataclass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,13 @@ def test_save_and_replay_a_game_export(
     code, again, _ = run(capsys, str(export))
     assert code == 0
     assert again["units"] == first["units"] and again["events"] == first["events"]
+    # played on other data (issue #19): replayed all the same, and said on stderr
+    text = export.read_text()
+    assert "data_digest: sha256:" in text
+    export.write_text(re.sub(r"data_digest: sha256:\w+", "data_digest: sha256:" + "1" * 64, text))
+    code, other, err = run(capsys, str(export))
+    assert code == 0 and other["events"] == first["events"]
+    assert "kessel: warning:" in err and "played on the data sha256:111111111111" in err
 
 
 def test_scenarios_lists_the_shipped_ones(capsys: pytest.CaptureFixture[str]) -> None:
