@@ -44,11 +44,13 @@ class Sight:
     top_gun: int = 0
 
     def gun_sp(self, grid: Grid, h: HexId) -> int:
-        """The SPs the enemy's guns may add to the defence of `h` (6.3.3), a hidden
-        counter in range counted as one of its unseen guns while there are any."""
+        """The SPs the enemy's guns may add to the defence of `h` (6.3.3): those seen, and
+        each hidden counter in range as a gun as often as its unseen guns are among its
+        hidden counters (all of them when there are as many guns as hidden counters)."""
         seen = sum(sp for g, sp in self.guns if grid.distance(g, h) <= RANGE)
         hidden = sum(1 for g in self.maybe if grid.distance(g, h) <= RANGE)
-        return seen + min(hidden, self.unseen_guns) * self.top_gun
+        share = min(1.0, self.unseen_guns / max(1, len(self.maybe)))
+        return seen + round(hidden * share * self.top_gun)
 
 
 def _type_figures(state: GameState, enemy: str) -> dict[str | None, tuple[int, float]]:
