@@ -140,9 +140,12 @@ def choices(
         if not duty and _hopeless(state, side, units, hexes, sight, FAIR):
             continue
         decl = {"side": side, "attackers": units, "defenders": [], "targets": hexes}
-        # the guns a planned attack on another hex counts on are left to it (a duty may
-        # take them: the planned attacks that read 1:1 or better are made first)
-        spoken = set() if duty else {g for x, us in intents.items() if x not in hexes for g in us}
+        # the guns a planned attack on another hex counts on are left to it; a duty that
+        # was not planned may take them (the planned attacks are made first)
+        planned = any(h in intents for h in hexes)
+        spoken = {g for x, us in intents.items() if x not in hexes for g in us}
+        if duty and not planned:
+            spoken = set()
         guns = tuple(
             g
             for g in support_candidates(state, engagement(state, decl), "attacker")

@@ -15,7 +15,7 @@ from fractions import Fraction
 from bot.systems.wb95.ai import garrison, hold, risks
 from bot.systems.wb95.ai.aims import Aims
 from bot.systems.wb95.ai.board import Board, Step, attack_sp, goals
-from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD, LOSING, column, crossing, guns_in_range
+from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD, column, crossing, guns_in_range
 from bot.systems.wb95.ai.sight import Sight, Stack
 from engine import orders as o
 from engine.hexgrid import HexId
@@ -243,8 +243,8 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
         in_range, ours = near, sum(pool[g][1] for g in near)
         if have <= air + ours or column(state, have, st, parts, guns) < bar:
             continue
-        if picks and column(state, have - ours, st, parts, guns) < LOSING:
-            continue  # its guns are spoken for (`pool`); even without them, not below 1:2
+        if picks and column(state, have - ours, st, parts, guns) < max(EVEN, bar - 1):
+            continue  # units it moves never depend on its guns for a duty above 1:2
         if not fixed and not picks:
             continue
         capture = [*fixed, *(p[0] for p in picks)]
