@@ -490,17 +490,25 @@ def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
+SECRET_PARAMETERS = ("password", "sslpassword")  # libpq's, in a URL's query
+
+
 def shown_url(url: str) -> str:
-    """A PostgreSQL URL as messages show it: without its password."""
+    """A PostgreSQL URL as messages show it: without its password (in the user part or
+    the query)."""
     try:
         parts = urllib.parse.urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.hostname or ""
-        if parts.port:
-            host += f":{parts.port}"
-        user = f"{parts.username}:***@" if parts.username else ":***@"
-        return urllib.parse.urlunsplit(parts._replace(netloc=user + host))
+        if parts.password is not None:
+            host = parts.hostname or ""
+            if parts.port:
+                host += f":{parts.port}"
+            user = f"{parts.username}:***@" if parts.username else ":***@"
+            parts = parts._replace(netloc=user + host)
+        if parts.query:
+            pairs = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+            hidden = [(k, "***" if k.lower() in SECRET_PARAMETERS else v) for k, v in pairs]
+            parts = parts._replace(query=urllib.parse.urlencode(hidden, safe="*/:"))
+        return urllib.parse.urlunsplit(parts)
     except ValueError:
         return "the PostgreSQL URL given"
 

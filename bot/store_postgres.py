@@ -21,6 +21,7 @@ import contextlib
 import contextvars
 import functools
 import hashlib
+import ssl
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -404,6 +405,13 @@ def _reason(e: BaseException) -> str:
         return f"the database does not exist ({e}); create it first (createdb)"
     if isinstance(e, asyncpg.InvalidPasswordError | asyncpg.InvalidAuthorizationSpecificationError):
         return f"the server refused the login ({e})"
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return (
+            f"the server's TLS certificate is not trusted ({e.verify_message}): name its "
+            "authority in the URL (sslrootcert=FILE)"
+        )
+    if isinstance(e, ssl.SSLError):
+        return f"TLS with the server failed ({e.reason or e})"
     if isinstance(e, OSError | asyncio.TimeoutError):
         return f"the server cannot be reached ({str(e) or type(e).__name__})"
     return str(explain(e, "it")).removeprefix("database error: ")

@@ -47,8 +47,11 @@ def _free_port() -> int:
 class Server:
     """A running throw-away server; `url(db)` names a database in it."""
 
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, tls: tuple[Path, Path] | None = None) -> None:
+        """`tls` (key, certificate): the server speaks TLS and refuses connections
+        without it (pg_hba `hostssl` only)."""
         self.bin = bin_dir
+        self.tls = tls
         self.dir = Path(tempfile.mkdtemp(prefix="kessel-pg-"))
         self.data = self.dir / "data"
         self.port = _free_port()
@@ -79,6 +82,7 @@ class Server:
             "--encoding=UTF8",
             "--no-sync",
         )
+        options = self._tls_options() if self.tls else []
         self._proc = subprocess.Popen(
             [
                 *self._as,
@@ -101,6 +105,7 @@ class Server:
                 "full_page_writes=off",
                 "-c",
                 "max_connections=200",
+                *options,
             ],
             stdout=subprocess.DEVNULL,
             stderr=open(self.dir / "server.log", "wb"),  # noqa: SIM115 (the server's own)
@@ -120,6 +125,25 @@ class Server:
             except (OSError, subprocess.CalledProcessError):
                 time.sleep(0.2)
         raise RuntimeError("postgres did not start within 60 s")
+
+    def _tls_options(self) -> list[str]:
+        """The key and certificate copied into the server's folder (the key readable by
+        the server's user only, as postgres demands) and TLS required of TCP clients."""
+        assert self.tls is not None
+        key, cert = self.dir / "server.key", self.dir / "server.crt"
+        shutil.copyfile(self.tls[0], key)
+        shutil.copyfile(self.tls[1], cert)
+        key.chmod(0o600)
+        if self._as:
+            for f in (key, cert):
+                shutil.chown(f, "postgres", "postgres")
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(
+            "local all all trust\n"
+            "hostssl all all 127.0.0.1/32 trust\n"
+            "hostnossl all all 127.0.0.1/32 reject\n"
+        )
+        return ["-c", "ssl=on", "-c", f"ssl_cert_file={cert}", "-c", f"ssl_key_file={key}"]
 
     def psql(self, sql: str, db: str = "postgres") -> str:
         out = subprocess.run(
