@@ -13,8 +13,9 @@ from conftest import scenario
 from test_wb95_examples import E5_ATTACK, e5_setup
 
 from bot.systems.wb95 import duel
-from bot.systems.wb95.ai import risks
+from bot.systems.wb95.ai import hold, risks
 from bot.systems.wb95.ai.opponent import Opponent
+from bot.systems.wb95.ai.sight import look
 from engine import orders as o
 from engine.core import Applied
 from engine.model import Setup
@@ -129,6 +130,75 @@ def test_6_2_it_sets_its_towed_guns_up_within_range_of_the_hexes_it_must_take() 
     grid = rec.state.setup.map.grid
     held = [h for h in ("0705", "0805", "0305") if rec.state.control.get(h) == "german"]
     assert any(grid.distance(gun.hex, h) <= RANGE for h in held)
+
+
+def _held_town(units: list[dict[str, Any]]) -> Setup:
+    """Two victory towns (4.3): 0405 the Germans hold, 0908 the Soviets; the Germans move."""
+    return scenario(
+        units,
+        start=GERMAN_MOVE,
+        terrain={"0405": "town", "0908": "town"},
+        victory={"hexes": [{"hex": "0405", "vp": 1}, {"hex": "0908", "vp": 1}]},
+        control={"german": ["0405"], "soviet": ["0908"]},
+    )
+
+
+def test_4_3_7_1_5_it_keeps_a_dug_in_garrison_on_a_victory_hex_and_reinforces_it() -> None:
+    """Issue #23: a lone division in Steblev was retaken by the German counter-attack. A
+    victory hex it holds with 12 enemy SPs next to it keeps its garrison, which digs in
+    first (7.1.4); the free regiment then moves in under that fortification (7.1.5), so it
+    has no duty to attack out of the enemy's ZoC (7.1.11) -- the old plan left it outside."""
+    units = [
+        {"id": "g-gar", "hex": "0405", "sp": 3},
+        {"id": "g-free", "hex": "0603", "sp": 4, "mp": 6},
+        {"id": "s-a", "hex": "0305", "sp": 6},
+        {"id": "s-b", "hex": "0304", "sp": 6},
+        {"id": "s-far", "hex": "0908", "sp": 2},
+    ]
+    rec, given = _move_phase(_held_town(units))
+    st = rec.state
+    assert given[0] == o.Fortify(units=("g-gar",))
+    assert {u.id for u in st.units_at("0405")} == {"g-gar", "g-free"}
+    assert all(st.units[u].fortification == "ff" for u in ("g-gar", "g-free"))
+    assert mandatory_outstanding(st, "german")[0] == []
+    # the two of them hold the town against the 12 SPs far more often than one (5.2.1 f)
+    here = [st.units["g-gar"], st.units["g-free"]]
+    cms = hold.defence_cms(st, "german", "0405")
+    assert hold.kept(st, here, 12, cms) > hold.kept(st, here[:1], 12, cms)
+    assert hold.safe(st, here, 12, cms)
+
+
+@pytest.mark.parametrize("cels, attacks", [(1, False), (2, True)])
+def test_5_2_its_lone_garrison_makes_no_attack_that_may_empty_the_hex(
+    cels: int, attacks: bool
+) -> None:
+    """A lone garrison on its last CEL (dug in: no duty, 7.1.11) does not attack the
+    regiment next to it at 3:1, which costs the attacker a CEL one time in five (5.2.1 f)
+    and would leave the victory hex empty; with a CEL to spare it does."""
+    units = [
+        {"id": "g-gar", "hex": "0405", "sp": 6, "cel": cels},
+        {"id": "s-w", "hex": "0305", "sp": 2},
+        {"id": "s-far", "hex": "0908", "sp": 2},
+    ]
+    rec, given = _move_phase(_held_town(units))
+    assert given[0] == o.Fortify(units=("g-gar",))
+    p = preview(rec.state, "german", o.Attack(units=("g-gar",), target="0305"))
+    assert isinstance(p, dict) and p["column"] == "3:1" and p["odds"]["attacker_loses"] > 0.1
+    order = Opponent("german", 1).choose(rec.state)
+    assert isinstance(order, o.Attack) == attacks
+
+
+def test_6_3_3_16_1_a_hidden_counter_may_be_one_of_the_enemys_unseen_guns() -> None:
+    """demo-steblev: the German gun in Korsuń (0805) lies under the SS tank battalion and
+    the Soviets see only that a counter is there (16.1.1). The order of battle is public:
+    one German gun is not seen, so the counter is reckoned as that gun -- its 3 defence SPs
+    may support every hex within range (6.1.2, 6.3.3) -- never by reading the hidden unit."""
+    state = GameRecord(load_scenario("demo-steblev"), seed=1).state
+    sight = look(state, "soviet")
+    grid = state.setup.map.grid
+    assert sight.guns == [] and sight.maybe == ["0805"] and sight.unseen_guns == 1
+    assert sight.gun_sp(grid, "0705") == 3
+    assert grid.distance("0805", "0305") > RANGE and sight.gun_sp(grid, "0305") == 0
 
 
 def test_18_1_22_1_it_keeps_units_on_their_last_cel_out_of_mine_dice_and_breakdowns() -> None:

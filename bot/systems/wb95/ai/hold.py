@@ -14,11 +14,13 @@ from bot.systems.wb95.ai.sight import Sight
 from engine.hexgrid import HexId
 from engine.state import GameState, UnitState
 from engine.wb95.combat import IF_CMS, terrain_cms
-from engine.wb95.crt import COLUMNS, initial_column
+from engine.wb95.crt import COLUMNS, MAX_COLUMN, MIN_COLUMN, initial_column, lookup
 from engine.wb95.fortification_markers import own_marker
+from engine.wb95.odds import distribution
 from engine.wb95.strength import strength
 
 HELD = COLUMNS.index("1:1")  # the counter-attack's column a held stack may allow
+SAFE = 0.75  # the chance to keep a hex that is enough
 NEAR = 4  # hexes: the enemy stacks that can reach a hex in one Movement Phase
 
 
@@ -73,19 +75,31 @@ def defence_cms(state: GameState, side: str, h: HexId, dug: bool = False) -> int
     return cms
 
 
-def safe(state: GameState, units: Iterable[UnitState], attack: float, cms: int) -> bool:
-    """Would a stack of `units` hold against `attack` SPs: the column at 1:1 or worse
-    after its `cms`, and a CEL to lose in an exchange (5.2.1 f) with one left."""
-    units = list(units)
-    cels = sum(u.cel for u in units)
-    if not units:
-        return False
+def kept(state: GameState, units: Iterable[UnitState], attack: float, cms: int) -> float:
+    """The chance that a stack of `units` is still in its hex after an attack of `attack`
+    SPs on it (5.2.1 f): the COMBAT TABLE's column after its `cms`, each result the
+    stack survives with a unit left that can sustain the retreat (5.3.7: a CEL a hex)."""
+    cels = [u.cel for u in units]
+    if not cels:
+        return 0.0
     if attack <= 0:
-        return True
+        return 1.0
     sp = sum(strength(state, u, attacking=False).sp for u in units)
     col = initial_column(int(attack + 0.5), max(1, sp)) - cms
-    # a last CEL is safe only where an exchange is rare (1:3 or worse)
-    return col <= HELD and (cels >= 2 or col <= HELD - 2)
+    col = min(max(col, MIN_COLUMN), MAX_COLUMN)
+    ways = 0
+    for roll, n in distribution().items():
+        d = lookup(state.setup.results, col, roll).defender
+        left = sum(cels) - d.losses
+        biggest = max(cels) - (d.losses if len(cels) == 1 else 0)
+        if left > 0 and (not d.retreat or biggest > d.retreat):
+            ways += n
+    return ways / 36
+
+
+def safe(state: GameState, units: Iterable[UnitState], attack: float, cms: int) -> bool:
+    """Would a stack of `units` hold against `attack` SPs three times in four (`kept`)?"""
+    return kept(state, list(units), attack, cms) >= SAFE
 
 
 def holdable(state: GameState, side: str, sight: Sight, h: HexId) -> float:
