@@ -3,6 +3,7 @@ docs/architecture.md "Adding a rule system"; docs/ags.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,6 +21,21 @@ from engine.model import Setup
 from engine.state import Decision, GameState, UnitState
 from engine.system import Phase, Reach, RuleSystem
 from engine.view import View, redacted_log
+
+
+def _coming_combat(state: GameState, side: str) -> GameState | None:
+    """In `side`'s own Initial Movement Phase (set-up done, no decision open), the state as
+    its Combat Phase would begin with nothing moved further (AGS 4.2: it follows at
+    once); None otherwise. Shares the unchanged parts with `state` (a preview changes
+    nothing)."""
+    from engine.ags import deploy
+
+    now = sequence.current(state)
+    if deploy.title(state) is not None or state.pending or now.side != side:
+        return None
+    if now.kind != "movement" or now.mech or state.phase + 1 >= len(sequence.PHASES):
+        return None
+    return dataclasses.replace(state, phase=state.phase + 1, done=[])
 
 
 class AgsSystem(RuleSystem):
@@ -156,15 +172,24 @@ class AgsSystem(RuleSystem):
 
         if not isinstance(order, o.Attack):
             return Rejection("only an attack has odds to preview", "AGS 9.4")
-        if sequence.current(state).kind != "combat":
+        ahead = _coming_combat(state, side)
+        if ahead is None and sequence.current(state).kind != "combat":
             return Rejection(
-                "odds are previewed for attacks in a Combat Phase (an overrun's are not)",
-                "AGS 9.11, 6.0",
+                "odds are previewed for attacks in a Combat Phase, or planned in your "
+                "Initial Movement Phase (an overrun's are not)",
+                "AGS 9.11, 6.0, 4.2",
             )
         try:
-            return odds.preview(state, side, order)
+            out = odds.preview(ahead or state, side, order)
         except Rejected as e:
             return e.rejection
+        if ahead is not None:  # K181: planning, as the Combat Phase that follows would count
+            out["planning"] = True
+            out["explanation"] = [
+                "planning: it is the Initial Movement Phase; counted as the coming Combat "
+                "Phase would count it, the units where they stand now (AGS 4.2, K181)"
+            ]
+        return out
 
     def announcements(self, state: GameState, side: str) -> list[str]:
         from engine.ags import command
