@@ -7,10 +7,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bot.service import Caller
 from bot.service.referee import shipped_setup
 from scenarios import overrides
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+# a league organiser and two players of one server
+MOD = Caller("u-mod", "Org", server_mod=True, guild="g", channel="c")
+ALICE = Caller("u-a", "Alice", guild="g", channel="c")
+BOB = Caller("u-b", "Bob", guild="g", channel="c")
 WHO = "Ostfront League (transcribed by A. Nonymous)"
 
 

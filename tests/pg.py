@@ -210,15 +210,15 @@ class Server:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[Server]:
-    """The session's PostgreSQL server (skips, or fails in CI, where there is none)."""
+def running(tls: tuple[Path, Path] | None = None) -> Iterator[Server]:
+    """A throw-away server (`tls`: TLS only) for as long as the generator is held; skips,
+    or fails in CI, where PostgreSQL is not installed."""
     bin_dir = binaries()
     if bin_dir is None:
         unavailable("PostgreSQL")
         raise AssertionError  # (unavailable skips or fails)
     try:
-        server = Server(bin_dir)
+        server = Server(bin_dir, tls)
     except (LookupError, RuntimeError) as e:  # root, but no `postgres` user or no runuser
         unavailable(f"PostgreSQL as root ({e})")
         raise AssertionError from None
@@ -229,6 +229,12 @@ def pg_server() -> Iterator[Server]:
         pytest.fail(f"the test PostgreSQL server did not start: {e}")
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    """The session's PostgreSQL server."""
+    yield from running()
 
 
 @pytest.fixture

@@ -6,14 +6,12 @@ one sentence that says why and never shows a password."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from mail.mailservers import certificate
-from pg import Server, binaries
-from servers import unavailable
+from pg import Server, running
 
 from bot.service import Caller, Referee
 from bot.store import StoreError, shown_url
@@ -24,23 +22,9 @@ ALICE = Caller("u-alice", "Alice", guild="g1", channel="c1")
 @pytest.fixture(scope="module")
 def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path]]:
     """A TLS-only server and the certificate that proves it (self-signed for 127.0.0.1)."""
-    bin_dir = binaries()
-    if bin_dir is None:
-        unavailable("PostgreSQL")
-        raise AssertionError
     key, cert = certificate(tmp_path_factory.mktemp("pg-tls"))
-    try:
-        server = Server(bin_dir, tls=(key, cert))
-    except (LookupError, RuntimeError) as e:
-        unavailable(f"PostgreSQL as root ({e})")
-        raise AssertionError from None
-    try:
-        server.start()
-    except (RuntimeError, OSError, subprocess.SubprocessError) as e:
-        server.stop()
-        pytest.fail(f"the test PostgreSQL server with TLS did not start: {e}")
-    yield server, cert
-    server.stop()
+    for server in running(tls=(key, cert)):
+        yield server, cert
 
 
 async def test_a_game_is_stored_over_verified_tls(tls_server: tuple[Server, Path]) -> None:

@@ -12,20 +12,17 @@ from pathlib import Path
 import pytest
 from agsleague import WHO, league_crt, malformed, shipped_files
 from agsstart import start
+from leaguedata import ALICE, BOB, MOD
 
 from bot.cli import main
 from bot.league_data import ConfigError, sets
-from bot.service import Caller, Referee, Refusal
+from bot.service import Referee, Refusal
 from engine import orders as o
 from engine.core import Applied
 from engine.digest import setup_digest
 from engine.model import Setup
 from scenarios import data_sets, load_scenario, overrides
 from scenarios.override_check import activate, declare
-
-MOD = Caller("u-mod", "Org", server_mod=True, guild="g", channel="c")
-ALICE = Caller("u-a", "Alice", guild="g", channel="c")
-BOB = Caller("u-b", "Bob", guild="g", channel="c")
 
 
 @pytest.fixture(autouse=True)

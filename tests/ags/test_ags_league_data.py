@@ -21,10 +21,11 @@ from agsleague import (
     shipped_files,
 )
 from agsstart import start
+from leaguedata import ALICE, BOB, MOD
 
 from bot import systems as bot_systems
 from bot.league_data import ConfigError, configured
-from bot.service import Caller, Referee
+from bot.service import Referee
 from engine import orders as o
 from engine import systems
 from engine.core import Applied
@@ -33,10 +34,6 @@ from scenarios import load_scenario, overrides
 from scenarios.override_check import activate, problems
 from scenarios.provenance import data_note
 from scenarios.validate import validate
-
-MOD = Caller("u-mod", "Org", server_mod=True, guild="g", channel="c")
-ALICE = Caller("u-a", "Alice", guild="g", channel="c")
-BOB = Caller("u-b", "Bob", guild="g", channel="c")
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import smtplib
 import ssl
+from dataclasses import replace
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -30,6 +31,18 @@ def _message(sender: str, body: str, to: str = REFEREE, mid: str = "") -> EmailM
     m["Message-ID"] = mid or f"<{abs(hash((sender, body)))}@players.test>"
     m.set_content(body)
     return m
+
+
+def _sending_to(port: int, tmp_path: Path) -> MailConfig:
+    """A referee reading a Maildir and sending to the SMTP server on `port`."""
+    return MailConfig(
+        address=REFEREE,
+        db=str(tmp_path / "kessel.db"),
+        inbound="maildir",
+        smtp_host="127.0.0.1",
+        smtp_port=port,
+        smtp_security="none",
+    )
 
 
 async def _submit(port: int, m: EmailMessage, to: str | None = None) -> None:
@@ -319,14 +332,7 @@ async def test_a_message_handled_again_after_a_crash_is_applied_once(store_url: 
 async def test_playing_the_built_in_opponent_by_mail(tmp_path: Path) -> None:
     sink = Sink()
     with SmtpServer(sink) as smtp:
-        cfg = MailConfig(
-            address=REFEREE,
-            db=str(tmp_path / "kessel.db"),
-            inbound="maildir",
-            smtp_host="127.0.0.1",
-            smtp_port=smtp.port,
-            smtp_security="none",
-        )
+        cfg = _sending_to(smtp.port, tmp_path)
         ref = await Referee.open(cfg.db)  # with the built-in opponents
         try:
             desk = MailReferee(ref, cfg).desk
@@ -353,15 +359,7 @@ async def test_refusals_to_one_address_are_limited_per_hour(tmp_path: Path) -> N
     sink = Sink()
     now = [1_800_000_000.0]
     with SmtpServer(sink) as smtp:
-        cfg = MailConfig(
-            address=REFEREE,
-            db=str(tmp_path / "kessel.db"),
-            inbound="maildir",
-            smtp_host="127.0.0.1",
-            smtp_port=smtp.port,
-            smtp_security="none",
-            refusals_per_hour=3,
-        )
+        cfg = replace(_sending_to(smtp.port, tmp_path), refusals_per_hour=3)
         ref = await Referee.open(cfg.db, opponents=None, clock=lambda: now[0])
         try:
             desk = MailReferee(ref, cfg).desk
