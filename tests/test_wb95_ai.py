@@ -13,7 +13,8 @@ from conftest import scenario
 from test_wb95_examples import E5_ATTACK, e5_setup
 
 from bot.systems.wb95 import duel
-from bot.systems.wb95.ai import hold, risks
+from bot.systems.wb95.ai import endgame, hold, plan, risks
+from bot.systems.wb95.ai.aims import read
 from bot.systems.wb95.ai.opponent import Opponent
 from bot.systems.wb95.ai.sight import look
 from engine import orders as o
@@ -188,6 +189,45 @@ def test_5_2_its_lone_garrison_makes_no_attack_that_may_empty_the_hex(
     assert isinstance(order, o.Attack) == attacks
 
 
+def test_4_3_5_2_1_its_last_turn_keeps_the_weakest_hex_it_needs_as_strong_as_it_can() -> None:
+    """Issue #23: on demo-steblev's last turn the 20th Tank Brigade took the lone gun's hex
+    alone and the German turn that followed retook it, while Gorodiszcze's garrison of two
+    stood idle. The side needs two of three victory towns (4.3): 0305, dug in, held by two
+    4-SP regiments, and 0505, a lone Soviet gun (6.6.4) its 5-SP raider takes; 12 + 6
+    enemy SPs are near both. A raider alone keeps 0505 one time in five (5.2.1 f); with one
+    regiment of the garrison beside it, 0505 holds 11 times in 12 and 0305, with the other
+    one, half the time -- the weakest hex of the pair it needs is stronger, so it goes."""
+    units = [
+        {"id": "g-a", "hex": "0305", "sp": 4, "mp": 6},
+        {"id": "g-b", "hex": "0305", "sp": 4, "mp": 6},
+        {"id": "g-r", "hex": "0502", "sp": 5, "mp": 8},
+        {"id": "s-gun", "hex": "0505", "type": "art", "sp": [6, 3], "mp": 6},
+        {"id": "s-big", "hex": "0707", "sp": 12},
+        {"id": "s-mid", "hex": "0708", "sp": 6},
+    ]
+    towns = ("0305", "0505", "0805")
+    setup = scenario(
+        units,
+        start={"turn": 3, "phase": "movement", "active": "german"},
+        terrain=dict.fromkeys(towns, "town"),
+        victory={"hexes": [{"hex": h, "vp": 1} for h in towns]},
+        control={"german": ["0305"], "soviet": ["0505", "0805"]},
+    )
+    state = GameRecord(setup, seed=1).state
+    sight, aims = look(state, "german"), read(state, "german")
+    alone, _, keep = plan._plan(state, "german", sight, aims, 2, set())
+    assert keep == {"g-a", "g-b"} and alone.intents == {"0505": {"g-r"}}
+    assert endgame.outlook(alone) < 0.25  # 0305 surely, 0505 one time in five
+    rec, _ = _move_phase(setup)
+    st = rec.state
+    grid = st.setup.map.grid
+    raiders = {u.id for u in st.on_map("german") if u.hex and grid.adjacent(u.hex, "0505")}
+    assert "g-r" in raiders and len(raiders & {"g-a", "g-b"}) == 1
+    assert len([u for u in st.units_at("0305") if u.side == "german"]) == 1
+    freed, _, _ = plan._plan(state, "german", sight, aims, 2, raiders & {"g-a", "g-b"})
+    assert endgame.outlook(freed) >= 0.5
+
+
 def test_6_3_3_16_1_a_hidden_counter_may_be_one_of_the_enemys_unseen_guns() -> None:
     """demo-steblev: the German gun in Korsuń (0805) lies under the SS tank battalion and
     the Soviets see only that a counter is there (16.1.1). The order of battle is public:
@@ -292,9 +332,11 @@ def test_the_retreat_it_withdraws_through_the_southern_zones() -> None:
     southern edge"): the German opponent heads south and withdraws units (issue #23: the
     old one never did in three turns)."""
     rec = _drive("the-retreat", 1, "german", 3)
-    withdrawn = [e for e in rec.entries if e.side == "german" and isinstance(e.order, o.Withdraw)]
+    withdrawn = [
+        e.order for e in rec.entries if e.side == "german" and isinstance(e.order, o.Withdraw)
+    ]
     assert withdrawn
-    assert all(rec.state.units[u].withdrawn for e in withdrawn for u in e.order.units)
+    assert all(rec.state.units[u].withdrawn for w in withdrawn for u in w.units)
 
 
 def test_kessel_duel_plays_the_opponent_against_the_baseline_on_each_side() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bot.systems.wb95.ai import garrison, hold, risks
+from bot.systems.wb95.ai import endgame, garrison, hold, risks
 from bot.systems.wb95.ai.aims import Aims
 from bot.systems.wb95.ai.board import Board, Step, attack_sp, goals
 from bot.systems.wb95.ai.reckon import EVEN, FAIR, GOOD, column, crossing, guns_in_range
@@ -48,8 +48,41 @@ def _regular(state: GameState, u: UnitState) -> bool:
 def plan(
     state: GameState, side: str, sight: Sight, aims: Aims, level: int
 ) -> tuple[list[Step], dict[HexId, set[str]]]:
-    """The Movement Phase's inputs, and the attacks they prepare (enemy hex -> units)."""
+    """The Movement Phase's inputs, and the attacks they prepare (enemy hex -> units).
+    On the last turn (endgame.py) garrison units are freed, one at a time, while that
+    makes the weakest hex of the best winning set stronger."""
+    b, steps, keep = _plan(state, side, sight, aims, level, set())
+    if not endgame.applies(b):
+        return steps, b.intents
+    best = endgame.outlook(b)
+    freed: set[str] = set()
+    for _ in range(2):
+        found = None
+        for uid in sorted(keep - freed):
+            b2, steps2, _ = _plan(state, side, sight, aims, level, freed | {uid}, b.reach)
+            score = endgame.outlook(b2)
+            if score > best + 0.01:
+                best, found = score, (uid, b2, steps2)
+        if found is None:
+            break
+        freed.add(found[0])
+        b, steps = found[1], found[2]
+    return steps, b.intents
+
+
+def _plan(
+    state: GameState,
+    side: str,
+    sight: Sight,
+    aims: Aims,
+    level: int,
+    freed: set[str],
+    reach: dict[str, dict[HexId, Reach]] | None = None,
+) -> tuple[Board, list[Step], set[str]]:
+    """One plan, with the garrison units in `freed` free to go; the garrisons kept."""
     b = Board(state, side, sight, aims, level)
+    if reach is not None:
+        b.reach = reach  # legal moves do not change between plans of one phase
     for u in state.on_map(side):
         if u.hex is not None:
             b.cels[u.hex] = b.cels.get(u.hex, 0) + u.cel
@@ -61,7 +94,8 @@ def plan(
     steps: list[Step] = []
     steps += _withdraw(b)
     steps += _unstack(b)
-    keep = _garrisons(b)
+    kept = _garrisons(b)
+    keep = kept - freed
     steps += garrison.dig_in(b, keep)
     steps += _attacks(b, keep)
     steps += garrison.reinforce(b, keep)
@@ -69,7 +103,7 @@ def plan(
     steps += _occupy(b, keep)
     steps += _free(b, keep)
     steps += _reinforcements(b)
-    return steps, b.intents
+    return b, steps, kept
 
 
 # -- The Retreat: units in a withdrawal zone leave and are saved -------------------------
@@ -266,6 +300,7 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
         planned.add(t)
         # its guns too: the Combat Phase gives them to this attack only (battle.py)
         b.intents[t] = {u.id for u in fixed} | {p[0].id for p in picks} | set(in_range)
+        b.cols[t] = column(state, have, st, parts, guns)
         for g in in_range:
             del pool[g]
             b.done.add(g)

@@ -1,0 +1,95 @@
+"""The last turn as a whole (4.3: a valued hex counts for whoever last had a unit in it at
+the end). After the side's last Combat Phase the enemy still has a whole turn, and it
+counter-attacks the weakest of the hexes the side needs; so a plan for the last turn is
+worth the chance that the weakest hex of the best winning set is still the side's then.
+
+`outlook` reads that from a plan made (board.Board): each valued hex the side will hold
+has the chance its stack survives the counter-attack the enemy can bring (hold.kept, the
+COMBAT TABLE, 5.2.1 f), each one it attacks the chance the attack takes it (the
+defender's result, 5.2.1 f, 5.3.7) times the chance the attackers, advanced into it
+(5.4), keep it. Only for scenarios decided by hexes alone (no VPs for losses, no link):
+elsewhere a hex lost is not the whole game."""
+
+from __future__ import annotations
+
+from bot.systems.wb95.ai import hold
+from bot.systems.wb95.ai.board import Board
+from engine.hexgrid import HexId
+from engine.state import GameState
+from engine.wb95.combat import terrain_cms
+from engine.wb95.crt import MAX_COLUMN, MIN_COLUMN, lookup
+from engine.wb95.odds import distribution
+
+
+def applies(b: Board) -> bool:
+    """The last turn of a scenario won by hexes only, which the side must still win."""
+    state = b.state
+    return (
+        state.turn >= state.setup.turns
+        and b.aims.attack
+        and not b.aims.escape
+        and b.aims.kill <= 0
+        and not state.setup.victory_rules.get("link")
+        and any(w > 0 for w in b.aims.hexes.values())
+    )
+
+
+def taken(state: GameState, b: Board, t: HexId, col: int) -> float:
+    """The chance an attack on `t` at column `col` leaves it empty of the enemy: every
+    result the defender's stack does not survive in place (eliminated, or a retreat
+    longer than its biggest unit's CELs can sustain, 5.3.7). A lone HQ or gun always goes
+    (5.1.9, 6.6.4)."""
+    st = b.sight.stacks.get(t)
+    if st is None or not st.regular:
+        return 1.0
+    cels = [state.units[i].cel for i in st.ids if i in state.units]
+    cels += [2] * max(0, st.counters - len(cels))  # a counter seen by type: two CELs
+    if not cels:
+        return 1.0
+    col = min(max(col, MIN_COLUMN), MAX_COLUMN)
+    ways = 0
+    for roll, n in distribution().items():
+        d = lookup(state.setup.results, col, roll).defender
+        left = sum(cels) - d.losses
+        biggest = max(cels) - (d.losses if len(cels) == 1 else 0)
+        if left > 0 and (not d.retreat or biggest > d.retreat):
+            continue  # it stays
+        ways += n
+    return ways / 36
+
+
+def chances(b: Board) -> dict[HexId, float]:
+    """Per valued hex, the chance it is the side's at the end after the plan in `b`."""
+    state = b.state
+    out: dict[HexId, float] = {}
+    for h, w in b.aims.hexes.items():
+        if w <= 0:
+            continue
+        counter = hold.counter_sp(state, b.sight, h)
+        if h in b.intents and h in b.cols:
+            units = [state.units[i] for i in b.intents[h] if hold.regular(state, state.units[i])]
+            p = taken(state, b, h, b.cols[h])
+            out[h] = p * hold.kept(state, units, counter, terrain_cms(state, h))
+        elif state.control.get(h) == b.side and h not in b.sight.stacks:
+            stack = b.stack(h)
+            if stack:
+                cms = hold.defence_cms(state, b.side, h, dug=h in b.dug)
+                out[h] = hold.kept(state, stack, counter, cms)
+            else:
+                out[h] = 0.0 if counter > 0 else 1.0
+        else:
+            out[h] = 0.0
+    return out
+
+
+def outlook(b: Board) -> float:
+    """The chance of the best winning set of hexes: the set worth more than all the
+    others together whose weakest hex is strongest (the enemy attacks that one)."""
+    p = chances(b)
+    total = sum(b.aims.hexes[h] for h in p)
+    worth = 0.0
+    for h in sorted(p, key=lambda x: (-p[x], x)):  # the strongest first
+        worth += b.aims.hexes[h]
+        if 2 * worth > total:
+            return p[h]
+    return 0.0
