@@ -226,6 +226,9 @@ def test_4_3_5_2_1_its_last_turn_keeps_the_weakest_hex_it_needs_as_strong_as_it_
     assert len([u for u in st.units_at("0305") if u.side == "german"]) == 1
     freed, _, _ = plan._plan(state, "german", sight, aims, 2, raiders & {"g-a", "g-b"})
     assert endgame.outlook(freed) >= 0.5
+    assert endgame.better(endgame.winning_set(freed), endgame.winning_set(alone))
+    # on a tie of the weakest hex the next weakest decides (the enemy may split its attack)
+    assert endgame.better([0.0, 0.6], [0.0, 0.25]) and not endgame.better([0.5, 1], [0.5, 1])
 
 
 def test_6_3_3_16_1_a_hidden_counter_may_be_one_of_the_enemys_unseen_guns() -> None:

@@ -41,6 +41,7 @@ class Board:
     costs: dict[HexId, Fraction] = field(default_factory=dict)  # supply MPs (10.1)
     intents: dict[HexId, set[str]] = field(default_factory=dict)  # planned attacks
     cols: dict[HexId, int] = field(default_factory=dict)  # their reckoned columns
+    sps: dict[HexId, float] = field(default_factory=dict)  # and attack SPs (air, guns too)
     threat: dict[HexId, float] = field(default_factory=dict)  # enemy SPs within 2 hexes
     dug: set[HexId] = field(default_factory=set)  # hexes where its units are fortified
     arrive: dict[HexId, list[UnitState]] = field(default_factory=dict)  # units moving in

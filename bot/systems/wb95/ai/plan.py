@@ -54,14 +54,14 @@ def plan(
     b, steps, keep = _plan(state, side, sight, aims, level, set())
     if not endgame.applies(b):
         return steps, b.intents
-    best = endgame.outlook(b)
+    best = endgame.winning_set(b)
     freed: set[str] = set()
     for _ in range(2):
         found = None
         for uid in sorted(keep - freed):
             b2, steps2, _ = _plan(state, side, sight, aims, level, freed | {uid}, b.reach)
-            score = endgame.outlook(b2)
-            if score > best + 0.01:
+            score = endgame.winning_set(b2)
+            if endgame.better(score, best):
                 best, found = score, (uid, b2, steps2)
         if found is None:
             break
@@ -301,6 +301,7 @@ def _attacks(b: Board, keep: set[str]) -> list[Step]:
         # its guns too: the Combat Phase gives them to this attack only (battle.py)
         b.intents[t] = {u.id for u in fixed} | {p[0].id for p in picks} | set(in_range)
         b.cols[t] = column(state, have, st, parts, guns)
+        b.sps[t] = have
         for g in in_range:
             del pool[g]
             b.done.add(g)
