@@ -544,10 +544,11 @@ def _verify(game: str, db: str) -> int:
 def _validate(target: str | None, data: str | None) -> int:
     """Exit 0 when the file (or the league's data directory) is good, 1 with every
     problem listed when it is not. A file is checked with the league's data in place of
-    the shipped files when a data directory is named (--data, KESSEL_DATA, kessel.toml)."""
+    the shipped files when a data directory is named (--data, KESSEL_DATA, kessel.toml);
+    with no file, the default directory and every data set kessel.toml declares are."""
     from pathlib import Path
 
-    from bot.league_data import ConfigError, configured
+    from bot.league_data import ConfigError, configured, sets
     from bot.script import SourceError
     from scenarios import overrides
     from scenarios.errors import ScenarioError
@@ -556,13 +557,19 @@ def _validate(target: str | None, data: str | None) -> int:
 
     try:
         where = configured(data)
+        named = sets() if target is None else {}  # the operator's data sets, all checked
     except ConfigError as e:
         raise SourceError(str(e)) from None
-    if target is None and where is None:
-        raise SourceError("validate what? a file, a shipped id, or --data DIR")
+    if target is None and where is None and not named:
+        raise SourceError(
+            "validate what? a file, a shipped id, --data DIR, or the data sets of kessel.toml "
+            "([data.NAME] dir = ...)"
+        )
     reports = []
     if where is not None:
         reports.append(Report("league data", where, tuple(data_problems(Path(where)))))
+    for name, directory in named.items():
+        reports.append(Report(f"data set {name}", directory, tuple(data_problems(Path(directory)))))
     if target is not None:
         scope = where if where is not None and reports[0].ok else None
         try:

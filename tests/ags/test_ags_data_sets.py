@@ -266,6 +266,29 @@ def test_19_a_set_with_a_problem_stops_the_command_before_it_reads_anything(
     assert "kessel.toml: data.ostfront.dir: must be" in capsys.readouterr().err
 
 
+def test_19_kessel_validate_checks_every_declared_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`kessel validate` with no file checks each data set kessel.toml declares, as
+    `--data DIR` checks one, naming the set with each problem."""
+    monkeypatch.chdir(tmp_path)
+    league_crt(tmp_path)  # tmp_path/league: a good set
+    (tmp_path / "kessel.toml").write_text('[data.ostfront]\ndir = "league"\n')
+    assert main(["validate"]) == 0
+    assert "league: data set ostfront ok" in capsys.readouterr().out
+    malformed(tmp_path / "other")
+    (tmp_path / "kessel.toml").write_text(
+        '[data.ostfront]\ndir = "league"\n[data.slavic]\ndir = "other/league"\n'
+    )
+    assert main(["validate"]) == 1
+    out, err = capsys.readouterr()
+    assert "data set ostfront ok" in out
+    assert "YAML syntax error" in err and "other/league: 1 problem(s)" in err
+    (tmp_path / "kessel.toml").unlink()
+    assert main(["validate"]) == 1
+    assert "the data sets of kessel.toml" in capsys.readouterr().err
+
+
 def test_19_kessel_league_set_picks_a_declared_set(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
