@@ -827,10 +827,17 @@ class Store(LeagueTables):
         )
         return [int(r[0]) for r in rows]
 
-    async def snapshot(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
+    async def snapshot(
+        self, game_id: str, before: int | None = None
+    ) -> tuple[int, dict[str, Any]] | None:
+        """The game's latest snapshot (`before`: the latest one taken before log record
+        `before`, one of the newest `KEEP_SNAPSHOTS`)."""
+        upto = "" if before is None else " AND seq < ?"
         rows = await self._all(
-            "SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-            (game_id,),
+            "SELECT seq, state FROM snapshots WHERE game_id = ?"
+            + upto
+            + " ORDER BY seq DESC LIMIT 1",
+            (game_id,) if before is None else (game_id, before),
         )
         return (int(rows[0][0]), json.loads(rows[0][1])) if rows else None
 

@@ -19,6 +19,7 @@ import pytest
 import bot.service.referee as referee_module
 from bot.load import choose_input
 from bot.service import Caller, Referee
+from bot.service.game import build_record
 from bot.service.history import last_lines, lines_for
 from bot.service.tail import Past, complete
 from bot.store import KEEP_SNAPSHOTS, Store
@@ -437,6 +438,51 @@ async def test_snapshots_are_pruned_and_taken_after_undo_and_rollback(
     finally:
         await ref.close()
         await again.close()
+
+
+async def test_undos_past_the_snapshot_read_from_the_oldest_snapshot_kept(
+    store_url: str,
+) -> None:
+    """Undos past the latest snapshot (each undo writes one) are held from the oldest
+    stored snapshot that serves: the store is read from there, not from the game's start
+    (a long game's whole log), and the undos after it take back inputs held in memory;
+    past every snapshot kept, from the start. The positions are those of the whole log
+    (issue #21)."""
+    ref = await Referee.open(store_url, opponents=None, clock=Clock(), snapshot_every=2)
+    try:
+        gid = await _game(ref)
+        units = (await ref.legal(ALICE, gid))["moves"]
+        moved = sorted(units)[:6]
+        before = {u: h.hex for u, h in (await ref.game(gid)).state.units.items()}
+        for uid in moved:  # six moves, no die: each may be taken back
+            await ref.orders(ALICE, gid, f"move {uid} {sorted(units[uid])[0]}")
+        reads: list[tuple[int, int | None]] = []
+        real = ref.store.log
+
+        async def spy(game_id: str, after: int = 0, before: int | None = None) -> Any:
+            reads.append((after, before))
+            return await real(game_id, after, before)
+
+        ref.store.log = spy  # type: ignore[method-assign]
+        ref.forget(gid)  # held from its latest snapshot, as after a restart
+        # held from the snapshot at 8 (inputs at 4-9, snapshots at 4, 6, 8): the first
+        # undo is of an input held; the second goes past 8 and reads from 6, the oldest
+        # snapshot still kept (each undo writes one), and the third takes back an input
+        # then held in memory
+        for _ in range(3):
+            await ref.undo(ALICE, gid)
+        assert [r for r in reads if r[1] is None or r[1] > 2] == [(8, None), (6, 11)], reads
+        for _ in range(3):  # older than every snapshot kept now: read from the start
+            await ref.undo(ALICE, gid)
+        ref.store.log = real  # type: ignore[method-assign]
+        g = await ref.game(gid)
+        row = await ref.store.game(gid)
+        assert row is not None
+        whole = build_record(g.setup, row, await ref.store.log(gid), None)
+        assert g.state.snapshot() == whole.state.snapshot()
+        assert {u: h.hex for u, h in g.state.units.items()} == before
+    finally:
+        await ref.close()
 
 
 # --- kessel load --store -------------------------------------------------------------------

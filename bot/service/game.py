@@ -11,7 +11,7 @@ record then holds only the inputs after that snapshot (bot/service/tail.py, issu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,9 +204,28 @@ def _from_snapshot(
     if snapshot is None:
         return None
     at, data = snapshot
-    if any(r.kind in ("undo", "rollback") and r.seq > at for r in records):
+    if stale(records, at):
         return None
     return GameState.from_snapshot(setup, data)
+
+
+def stale(records: Sequence[LogRecord], at: int) -> bool:
+    """Whether a snapshot taken at log record `at` cannot be the base of the records after
+    it: an undo after it takes back an input from before it, or a rollback after it (a
+    rollback counts inputs from the game's start)."""
+    after = 0  # the inputs after the snapshot still kept at this point of the log
+    for r in records:
+        if r.seq <= at:
+            continue
+        if r.kind == "input":
+            after += 1
+        elif r.kind == "undo":
+            if after == 0:
+                return True
+            after -= 1
+        elif r.kind == "rollback":
+            return True
+    return False
 
 
 def rebuild_state(setup: Setup, rec: GameRecord) -> GameState:

@@ -32,7 +32,7 @@ from bot import incident
 from bot import systems as bot_systems
 from bot.service import roles
 from bot.service.announce import announcements
-from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json
+from bot.service.game import AI_PREFIX, LiveGame, build_record, event_json, stale
 from bot.service.history import last_lines, lines_for
 from bot.service.model import DEFAULT_SETTINGS, Caller, Refusal, Reply
 from bot.service.tail import Past, TailRecord, complete, newest_first, rebased
@@ -215,7 +215,7 @@ class Referee:
                 # rollback since makes the snapshot stale (a game from before #21)
                 snap = await self.store.snapshot(gid)
                 records = await self.store.log(gid, after=0 if snap is None else snap[0])
-                if snap is not None and _stale(records, snap[0]):
+                if snap is not None and stale(records, snap[0]):
                     records = await self.store.log(gid)
                 rec = await asyncio.to_thread(build_record, setup, row, records, snap)
                 first = records[:1] if complete(rec) else await self.store.log(gid, before=2)
@@ -335,6 +335,29 @@ class Referee:
         if not replay:
             rec.state = g.state
         return rec
+
+    async def _before_snapshot(self, g: LiveGame) -> GameRecord:
+        """`g`'s record with the inputs after the oldest stored snapshot that serves (the
+        store keeps a few, bot/store.py KEEP_SNAPSHOTS): an undo past the latest snapshot
+        reads only the records since, however long the game, and the undos after it take
+        back inputs held in memory; the whole record when no snapshot serves."""
+        assert isinstance(g.record, TailRecord)
+        try:
+            for seq in await self.store.snapshot_seqs(g.id):  # the oldest first
+                if seq >= g.record.base_at:
+                    break
+                older = await self.store.snapshot(g.id, before=seq + 1)
+                records = await self.store.log(g.id, after=seq, before=g.head + 1)
+                if older is None or older[0] != seq or stale(records, seq):
+                    continue
+                rec = await asyncio.to_thread(build_record, g.setup, g.row, records, older)
+                if rec.entries:
+                    return rec
+        except StoreError as e:
+            raise Refusal(f"nothing was read: {e}") from None
+        except Exception as e:  # a record before the snapshot that is not what was written
+            raise _damaged_before_snapshot(g, e) from None
+        return await self.whole_record(g)
 
     async def _more(self, g: LiveGame, past: Past, want: int) -> None:
         """`past.more(want)`: a damaged older record refused in words, as a load does."""
@@ -1157,9 +1180,9 @@ class Referee:
                 raise self._not_a_player(g, caller)
             rec = g.record
             if not rec.entries and not complete(rec):
-                # the input to take back is before the game's snapshot: every input,
-                # read from the store (the state before it is rebuilt from the start)
-                rec = await self.whole_record(g)
+                # the input to take back is before the game's snapshot: held from an
+                # older snapshot when one serves, else every input read from the store
+                rec = await self._before_snapshot(g)
             if not rec.entries:
                 raise Refusal("there is nothing to undo")
             last = rec.entries[-1]
@@ -2242,11 +2265,6 @@ def _input_body(e: Entry) -> dict[str, Any]:
         "line": format_order(e.order),
         "events": [event_json(ev) for ev in e.events],
     }
-
-
-def _stale(records: Sequence[LogRecord], at: int) -> bool:
-    """An undo or a rollback after log record `at`: a snapshot taken there is stale."""
-    return any(r.kind in ("undo", "rollback") and r.seq > at for r in records)
 
 
 def _copy_record(g: LiveGame) -> GameRecord:
