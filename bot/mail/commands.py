@@ -11,6 +11,7 @@ first order line stands):
     game new SCENARIO [SIDE] [seed N]    join GAME SIDE|spectator    leave
     opponent SIDE             the built-in opponent takes that side
     status   map [HEX [RADIUS]]   log [new|N]   decision   games   help [ORDER]
+    odds UNITS -> HEX         the odds of an attack, in your own view (nothing declared)
     undo   resign   mod COMMAND...
 """
 
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from engine.numbers import NumberError, shown, whole
 
 CONTROL = frozenset({"expect", "passphrase"})
-LOOKS = frozenset({"status", "map", "log", "help", "decision", "games", "orders"})
+LOOKS = frozenset({"status", "map", "log", "help", "decision", "games", "orders", "odds"})
 ACTS = frozenset({"join", "watch", "leave", "undo", "resign", "mod", "new", "opponent"})
 # the commands that act for a seat: proven by the seat address or passphrase
 SEATED = frozenset({"orders-block", "undo", "resign", "leave", "mod", "opponent"})
@@ -132,6 +133,7 @@ Commands:
   map [HEX [RADIUS]]         the map as you see it, attached as a PNG
   log [new|N]                the turn log, what is new since your last input, the last N lines
   decision                   your open decision again
+  odds s-337 s-20tb -> 0306  the odds of an attack as you see it (nothing is declared)
   games                      your games
   undo                       take back your last input (not past a die roll)
   resign, leave              give up the game; leave a game not started

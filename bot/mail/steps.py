@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from bot.mail.commands import HELP, Plan, PlanError, Step, map_args
 from bot.mail.parse import Inbound
+from bot.odds_words import format_odds
 from bot.service import Caller, Referee, Refusal, Reply
 from engine.notation import USAGE
 from engine.numbers import NumberError, shown, whole
@@ -50,6 +51,14 @@ async def run_step(
         return await ref.status(caller, gid)
     if v == "decision":
         return await ref.decision(caller, gid)
+    if v == "odds":  # a what-if in the sender's own view (RuleSystem.preview): a look
+        line = " ".join(args)
+        if not line:
+            raise PlanError("odds UNITS -> HEX, e.g. odds s-337 s-20tb -> 0306")
+        if line.split()[0].lower() != "attack":
+            line = "attack " + line
+        text = format_odds(await ref.odds(caller, gid, line), limit=None)
+        return [Reply("caller", f"Odds preview (nothing was declared): {line}\n{text}", game=gid)]
     if v == "log":
         new = bool(args) and args[0].lower() in ("new", "since")
         limit = 40

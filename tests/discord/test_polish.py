@@ -230,7 +230,7 @@ async def test_a_decision_dm_with_57_answers_pages_them(h: Harness) -> None:
 
 
 def test_a_long_odds_preview_says_what_it_leaves_out() -> None:
-    from bot.discord.cogs.orders import format_odds
+    from bot.odds_words import format_odds
 
     odds = {"text": "3:1", "explanation": [f"reason {n} " + "x" * 60 for n in range(60)]}
     short = format_odds(odds)

@@ -377,3 +377,28 @@ async def test_refusals_to_one_address_are_limited_per_hour(tmp_path: Path) -> N
             assert len(sink.to(ALICE)) == 4
         finally:
             await ref.close()
+
+
+async def test_odds_by_mail_in_the_senders_own_view(tmp_path: Path) -> None:
+    """`odds UNITS -> HEX` by mail: the preview the sender's side may know (K181 while
+    moving: planning), nothing declared; a look, so the plain address will do."""
+    sink = Sink()
+    with SmtpServer(sink) as smtp:
+        cfg = _sending_to(smtp.port, tmp_path)
+        ref = await Referee.open(cfg.db, opponents=None)
+        try:
+            desk = MailReferee(ref, cfg).desk
+            await desk.handle(_message(ALICE, "game new demo-steblev soviet seed 3").as_bytes())
+            gid = str(sink.to(ALICE)[-1]["Subject"]).split()[1]
+            await desk.handle(_message(BOB, f"join {gid} german").as_bytes())
+            seat = str(sink.to(ALICE)[-1]["Reply-To"])
+            await desk.handle(_message(ALICE, "move s-180 0307", to=seat).as_bytes(), (seat,))
+            head = (await ref.game(gid)).head
+            ask = _message(ALICE, f"game {gid}\nodds s-180 -> 0306", mid="<odds@soviet.test>")
+            await desk.handle(ask.as_bytes())
+            said = text(sink.to(ALICE)[-1])
+            assert "Odds preview (nothing was declared): attack s-180 -> 0306" in said
+            assert "planning: it is the Movement Phase" in said and "column" in said
+            assert (await ref.game(gid)).head == head  # nothing declared, nothing written
+        finally:
+            await ref.close()

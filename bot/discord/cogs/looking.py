@@ -9,10 +9,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.cogs.orders import attack_targets, attackers, format_odds, preview
+from bot.discord.cogs.orders import attack_targets, attackers, preview
 from bot.discord.context import ack, bot_of, caller_of, described, game_choices, game_of, in_game
 from bot.discord.notify import send
 from bot.discord.ruleindex import lookup
+from bot.odds_words import format_odds
 from engine.view import UnitView
 
 Interaction = discord.Interaction[Any]

@@ -28,6 +28,7 @@ from bot.discord.context import (
 )
 from bot.discord.notify import send
 from bot.discord.views import confirm_view
+from bot.odds_words import format_odds
 from bot.service import Refusal, Reply
 from engine.notation import NotationError, format_order, parse_orders
 
@@ -238,33 +239,6 @@ async def preview(
     gid = await game_of(interaction, caller, game)
     line = f"attack {units} -> {target}" + (f" {extra}" if extra else "")
     return gid, line, await bot_of(interaction).ref.odds(caller, gid, line)
-
-
-def format_odds(odds: dict[str, Any], limit: int | None = 1600) -> str:
-    """The service's odds preview as text: its summary, explanation and what it cannot
-    know (the preview is built from the caller's own view). Past `limit` characters the
-    last lines are left out, and the text says how many (`/odds` shows them all)."""
-    lines = [str(odds.get("text") or "")]
-    lines += [f"· {x}" for x in odds.get("explanation") or []]
-    for x in odds.get("results") or []:  # the column's cells: what each roll would do
-        rolls = ",".join(map(str, x.get("rolls") or []))
-        lines.append(
-            f"▸ {100 * float(x.get('p', 0)):.0f} % (roll {rolls}): {x.get('result')} — "
-            f"attacker: {x.get('attacker')}; defender: {x.get('defender')}"
-        )
-    lines += [f"? {x}" for x in odds.get("unknown") or []]
-    if odds.get("may_support"):
-        guns = " ".join(odds["may_support"])
-        lines.append(f"+ artillery that could also support it (6.3): `support {guns}`")
-    lines = [x for x in lines if x]
-    if limit is None or len("\n".join(lines)) <= limit:
-        return "\n".join(lines)
-    kept: list[str] = []
-    for x in lines:
-        if len("\n".join([*kept, x])) > limit - 60:
-            break
-        kept.append(x)
-    return "\n".join([*kept, f"… {len(lines) - len(kept)} more lines: `/odds` shows them all"])
 
 
 @app_commands.command(name="fire", description="Artillery fire at a hex")
