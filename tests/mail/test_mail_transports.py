@@ -10,6 +10,7 @@ import ssl
 from dataclasses import replace
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,6 +44,15 @@ def _sending_to(port: int, tmp_path: Path) -> MailConfig:
         smtp_port=port,
         smtp_security="none",
     )
+
+
+async def _two_players(desk: Any, sink: Sink) -> tuple[str, str]:
+    """A demo-steblev game by mail, Alice the Soviets, Bob the Germans: its id and
+    Alice's seat address."""
+    await desk.handle(_message(ALICE, "game new demo-steblev soviet seed 3").as_bytes())
+    gid = str(sink.to(ALICE)[-1]["Subject"]).split()[1]
+    await desk.handle(_message(BOB, f"join {gid} german").as_bytes())
+    return gid, str(sink.to(ALICE)[-1]["Reply-To"])
 
 
 async def _submit(port: int, m: EmailMessage, to: str | None = None) -> None:
@@ -306,10 +316,7 @@ async def test_a_message_handled_again_after_a_crash_is_applied_once(store_url: 
         ref = await Referee.open(cfg.db, opponents=None)
         try:
             desk = MailReferee(ref, cfg).desk
-            await desk.handle(_message(ALICE, "game new demo-steblev soviet seed 3").as_bytes())
-            gid = str(sink.to(ALICE)[-1]["Subject"]).split()[1]
-            await desk.handle(_message(BOB, f"join {gid} german").as_bytes())
-            seat = str(sink.to(ALICE)[-1]["Reply-To"])
+            gid, seat = await _two_players(desk, sink)
             orders = _message(ALICE, "move s-180 0509", to=seat, mid="<once@soviet.test>")
             first = await desk.handle(orders.as_bytes(), (seat,))
             g = await ref.game(gid)
@@ -388,10 +395,7 @@ async def test_odds_by_mail_in_the_senders_own_view(tmp_path: Path) -> None:
         ref = await Referee.open(cfg.db, opponents=None)
         try:
             desk = MailReferee(ref, cfg).desk
-            await desk.handle(_message(ALICE, "game new demo-steblev soviet seed 3").as_bytes())
-            gid = str(sink.to(ALICE)[-1]["Subject"]).split()[1]
-            await desk.handle(_message(BOB, f"join {gid} german").as_bytes())
-            seat = str(sink.to(ALICE)[-1]["Reply-To"])
+            gid, seat = await _two_players(desk, sink)
             await desk.handle(_message(ALICE, "move s-180 0307", to=seat).as_bytes(), (seat,))
             head = (await ref.game(gid)).head
             ask = _message(ALICE, f"game {gid}\nodds s-180 -> 0306", mid="<odds@soviet.test>")
