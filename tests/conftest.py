@@ -4,6 +4,7 @@ cache or configuration, nor the working directory (a `kessel.db` or `.env` lying
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -37,6 +38,20 @@ for _var in [v for v in os.environ if v.startswith("KESSEL_")]:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(TEST_HOME, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _root_logging_restored() -> Iterator[None]:
+    """A test that starts `kessel bot` or `kessel mail` sets the root logger's handler to
+    its captured stderr (bot/startup.py); put back after it, so a server thread that logs
+    later (aiosmtpd) writes to no closed stream ("--- Logging error ---" in the output)."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        yield
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 @pytest.fixture(autouse=True)
