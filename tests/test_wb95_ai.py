@@ -231,6 +231,51 @@ def test_4_3_5_2_1_its_last_turn_keeps_the_weakest_hex_it_needs_as_strong_as_it_
     assert endgame.better([0.0, 0.6], [0.0, 0.25]) and not endgame.better([0.5, 1], [0.5, 1])
 
 
+def test_4_3_4_2_1_the_turn_before_the_last_it_ends_where_it_can_strike_next_turn() -> None:
+    """Issue #23: on demo-steblev's turn before the last the 20th Tank Brigade went to
+    the threatened town it already held, and on the last turn no Soviet unit could reach
+    a Korsun hex. The side needs both towns (4.3): 0105, which a dug-in 12-SP garrison
+    holds safely against a 1-SP regiment, and 0705, a lone Soviet gun (6.6.4). Its 5-SP
+    raider cannot get next to 0705 this turn; sent to the town it holds (the plan's goal
+    nearest to it) it could not get there next turn either, so it ends in 0406, from
+    where its full MPs next turn reach a hex next to the gun out of any other enemy ZoC
+    (4.2.1, 5.1.3) -- and the town keeps its garrison."""
+    units = [
+        {"id": "g-gar", "hex": "0105", "sp": 12},
+        {"id": "g-r", "hex": "0108", "sp": 5, "mp": 6},
+        {"id": "s-w", "hex": "0102", "sp": 1},
+        {"id": "s-gun", "hex": "0705", "type": "art", "sp": [6, 3], "mp": 6},
+    ]
+    towns = ("0105", "0705")
+    setup = scenario(
+        units,
+        start={"turn": 2, "phase": "movement", "active": "german"},
+        terrain=dict.fromkeys(towns, "town"),
+        victory={"hexes": [{"hex": h, "vp": 1} for h in towns]},
+        control={"german": ["0105"], "soviet": ["0705"]},
+    )
+    state = GameRecord(setup, seed=1).state
+    sight, aims = look(state, "german"), read(state, "german")
+    home, _, keep = plan._plan(state, "german", sight, aims, 2, set())
+    assert keep == {"g-gar"} and endgame.staging(home) and not home.intents
+    assert endgame.ends(home)["g-r"] == "0105"
+    memo: dict[Any, Any] = {}
+    assert endgame.staged(home, memo)[0] == 0.0 and endgame.reach_sp(home, memo) == 0
+    rec, _ = _move_phase(setup)
+    st = rec.state
+    assert st.units["g-r"].hex == "0406" and st.units["g-gar"].hex == "0105"
+    staged, _, _ = plan._plan(state, "german", sight, aims, 2, set(), None, {"g-r": "0406"})
+    assert endgame.reach_sp(staged, memo) == 5
+    assert endgame.better(endgame.staged(staged, memo), endgame.staged(home, memo))
+    # from 0406 its full MPs next turn reach a hex next to 0705 (none from 0105)
+    grid = st.setup.map.grid
+    there = endgame.next_reach(state, state.units["g-r"], "0406")
+    assert any(grid.adjacent(h, "0705") and not sight.zoc.get(h) for h in there)
+    assert not any(
+        grid.adjacent(h, "0705") for h in endgame.next_reach(state, state.units["g-r"], "0105")
+    )
+
+
 def test_6_3_3_16_1_a_hidden_counter_may_be_one_of_the_enemys_unseen_guns() -> None:
     """demo-steblev: the German gun in Korsuń (0805) lies under the SS tank battalion and
     the Soviets see only that a counter is there (16.1.1). The order of battle is public:

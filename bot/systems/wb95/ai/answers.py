@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.systems.wb95.ai import hold
 from bot.systems.wb95.ai.aims import Aims
 from bot.systems.wb95.ai.sight import Sight
 from bot.systems.wb95.loss_choice import spare_cels
@@ -87,8 +88,8 @@ def pursuit(
     unit = info["left"][0]
     u = state.units[unit]
     mine = strength(state, u, attacking=False).sp
-    if u.hex is not None and aims.hexes.get(u.hex, 0.0) > 0 and state.control.get(u.hex) == side:
-        return [o.Pass()]  # it holds a hex the scenario values
+    if u.hex is not None and u.hex in hold.held(state, side, aims):
+        return [o.Pass()]  # it holds a hex the scenario values (4.3)
     grid = state.setup.map.grid
     out: list[o.Order] = []
     for first in options.get("first", []):

@@ -34,8 +34,12 @@ def held(state: GameState, side: str, aims: Aims) -> dict[HexId, list[UnitState]
     does not keep a hex against an attack: 5.1.9, 6.6.4)."""
     out: dict[HexId, list[UnitState]] = {}
     for h, w in aims.hexes.items():
-        if w > 0 and state.control.get(h) == side:
-            out[h] = [u for u in state.units_at(h) if u.side == side and regular(state, u)]
+        if w <= 0:
+            continue
+        here = [u for u in state.units_at(h) if u.side == side and regular(state, u)]
+        # 4.3: a hex its units stand in is its own at the end, even before control passes
+        if state.control.get(h) == side or here:
+            out[h] = here
     return out
 
 

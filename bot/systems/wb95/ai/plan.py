@@ -50,8 +50,11 @@ def plan(
 ) -> tuple[list[Step], dict[HexId, set[str]]]:
     """The Movement Phase's inputs, and the attacks they prepare (enemy hex -> units).
     On the last turn (endgame.py) garrison units are freed, one at a time, while that
-    makes the weakest hex of the best winning set stronger."""
+    makes the weakest hex of the best winning set stronger; on the turn before it, free
+    units may stage for the last turn's attacks (_staged)."""
     b, steps, keep = _plan(state, side, sight, aims, level, set())
+    if endgame.staging(b):
+        b, steps = _staged(state, side, sight, aims, level, b, steps, keep)
     if not endgame.applies(b):
         return steps, b.intents
     best = endgame.winning_set(b)
@@ -70,6 +73,94 @@ def plan(
     return steps, b.intents
 
 
+def _staged(
+    state: GameState,
+    side: str,
+    sight: Sight,
+    aims: Aims,
+    level: int,
+    b: Board,
+    steps: list[Step],
+    keep: set[str],
+) -> tuple[Board, list[Step]]:
+    """The turn before the last (endgame.staging): a free unit may end where it could
+    reach the most enemy-held hexes the side must take next turn (endgame.next_reach)
+    instead of where the plan sends it; up to two such units, one at a time, each taken
+    when the whole plan's outlook for the last turn (endgame.staged) rises, or no hex of
+    it gets weaker and more attack SPs could reach the hexes to take (endgame.reach_sp)."""
+    memo: dict[tuple[str, HexId], dict[HexId, Reach]] = {}
+    best = endgame.staged(b, memo)
+    sp = endgame.reach_sp(b, memo)
+    stage: dict[str, HexId] = {}
+    for _ in range(2):
+        found = None
+        for u in sorted(state.on_map(side), key=lambda x: x.id):
+            if u.id in keep or u.id in stage or u.hex is None or not _regular(state, u):
+                continue
+            h = _stage_hex(b, u, memo)
+            if h is None:
+                continue
+            b2, steps2, _ = _plan(
+                state, side, sight, aims, level, set(), b.reach, {**stage, u.id: h}
+            )
+            score, sp2 = endgame.staged(b2, memo), endgame.reach_sp(b2, memo)
+            if endgame.better(score, best) or (endgame.even(score, best) and sp2 > sp):
+                best, sp, found = score, sp2, (u.id, h, b2, steps2)
+        if found is None:
+            break
+        stage[found[0]] = found[1]
+        b, steps = found[2], found[3]
+    return b, steps
+
+
+def _stage_hex(
+    b: Board, u: UnitState, memo: dict[tuple[str, HexId], dict[HexId, Reach]]
+) -> HexId | None:
+    """Where `u` could reach the most enemy-held hexes the side must take next turn (a hex
+    next to each, out of every other enemy ZoC: 5.1.3), out of enemy ZoC and in supply."""
+    state, sight, grid = b.state, b.sight, b.state.setup.map.grid
+    targets = [
+        t
+        for t, w in b.aims.hexes.items()
+        if w > 0 and t in sight.stacks and state.control.get(t) != b.side
+    ]
+    if not targets:
+        return None
+    sp = strength(state, u, attacking=False).sp
+
+    def count(h: HexId) -> int:
+        key = (u.id, h)
+        if key not in memo:
+            memo[key] = endgame.next_reach(state, u, h)
+        reach = [h, *memo[key]]
+        return sum(
+            1
+            for t in targets
+            if any(
+                grid.adjacent(a, t) and sight.zoc.get(a, set()) <= {t} and a not in sight.stacks
+                for a in reach
+            )
+        )
+
+    ok = [
+        h for h in b.moves(u.id) if not sight.zoc.get(h) and h not in sight.stacks and h in b.costs
+    ]
+    best: tuple[int, float, int, HexId] | None = None
+    for h in ok:
+        n = count(h)
+        if n == 0:
+            continue
+        key = (
+            n,
+            -max(0.0, b.threat.get(h, 0.0) - 2 * sp),
+            -min(grid.distance(h, t) for t in targets),
+            h,
+        )
+        if best is None or key > best:
+            best = key
+    return best[3] if best else None
+
+
 def _plan(
     state: GameState,
     side: str,
@@ -78,8 +169,10 @@ def _plan(
     level: int,
     freed: set[str],
     reach: dict[str, dict[HexId, Reach]] | None = None,
+    stage: dict[str, HexId] | None = None,
 ) -> tuple[Board, list[Step], set[str]]:
-    """One plan, with the garrison units in `freed` free to go; the garrisons kept."""
+    """One plan, with the garrison units in `freed` free to go; the garrisons kept; the
+    units in `stage` moved first to their hexes (_staged)."""
     b = Board(state, side, sight, aims, level)
     if reach is not None:
         b.reach = reach  # legal moves do not change between plans of one phase
@@ -97,6 +190,11 @@ def _plan(
     kept = _garrisons(b)
     keep = kept - freed
     steps += garrison.dig_in(b, keep)
+    for uid, h in sorted((stage or {}).items()):
+        u = state.units[uid]
+        if uid not in b.done and h in b.moves(uid) and b.room(h, u):
+            b.put(u, h)
+            steps.append(Step(f"m-{uid}", o.Move(units=(uid,), path=b.moves(uid)[h].path)))
     steps += _attacks(b, keep)
     steps += garrison.reinforce(b, keep)
     steps += _contact(b)
