@@ -287,7 +287,13 @@ def _parser() -> argparse.ArgumentParser:
     _data_option(fz)
     du = sub.add_parser("duel", help="the built-in opponent against the baseline (issue #23)")
     du.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="default: the duel set")
-    du.add_argument("--seeds", type=_whole(1, 1000), default=2, metavar="N", help="per side")
+    du.add_argument(
+        "--seeds",
+        type=_whole(1, 1000),
+        default=None,
+        metavar="N",
+        help="per side (default: the duel set's: demo-steblev 100, deblockade 4, prokhorovka 4)",
+    )
     du.add_argument("--from", dest="start", type=_seed, default=1, metavar="S", help="first seed")
     du.add_argument("--level", type=_whole(1, 3), default=2, metavar="L", help="1..3 (default 2)")
     du.add_argument("--turns", type=_whole(1, 999), default=None, metavar="T", help="stop early")

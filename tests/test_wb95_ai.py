@@ -397,6 +397,34 @@ def test_kessel_duel_plays_the_opponent_against_the_baseline_on_each_side() -> N
     assert all("longest turn" in duel.line(g) for g in games)
 
 
+def test_kessel_duel_without_seeds_plays_the_duel_sets_seeds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`kessel duel` with no --seeds plays each scenario's seeds of the duel set the
+    targets are measured on (DUEL_SEEDS: demo-steblev 1-100, the others 1-4)."""
+    from argparse import Namespace
+
+    asked: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+
+    def spy(scenarios: tuple[str, ...], seeds: tuple[int, ...], *a: object) -> list[duel.Game]:
+        asked.append((scenarios, seeds))
+        return []
+
+    monkeypatch.setattr(duel, "duel", spy)
+    monkeypatch.setattr(duel, "report", lambda games: {"rows": {}, "wins": 0, "games": 0,
+        "longest_turn_s": {"new": 0, "baseline": 0}, "self_inflicted": {}})  # fmt: skip
+    args = Namespace(scenarios=[], seeds=None, start=1, level=2, turns=None, json=None)
+    assert duel.main(args) == 0
+    assert asked == [
+        (("demo-steblev",), tuple(range(1, 101))),
+        (("deblockade",), (1, 2, 3, 4)),
+        (("prokhorovka",), (1, 2, 3, 4)),
+    ]
+    asked.clear()
+    assert duel.main(Namespace(**{**vars(args), "seeds": 2, "start": 5})) == 0
+    assert [s for _, s in asked] == [(5, 6)] * 3
+
+
 @pytest.mark.slow
 def test_the_duel_set_it_beats_the_baseline_without_self_inflicted_bad_attacks() -> None:
     """The duel set of docs/performance.md (issue #23's targets): the three scenarios, two
