@@ -427,9 +427,9 @@ def test_kessel_duel_without_seeds_plays_the_duel_sets_seeds(
 
 @pytest.mark.slow
 def test_the_duel_set_it_beats_the_baseline_without_self_inflicted_bad_attacks() -> None:
-    """The duel set of docs/performance.md (issue #23's targets): the three scenarios, two
-    seeds, each side; no attack at 1:2 or worse it brought on itself (5.1.3), and at least
-    75 % of the games won (measured: 10 of 12, the Soviets drawing demo-steblev)."""
+    """A short cut of the duel set of docs/performance.md (issue #23's targets; `kessel
+    duel` plays the whole set): the three scenarios, two seeds, each side; no attack at
+    1:2 or worse it brought on itself (5.1.3), and at least 75 % of the games won."""
     games = duel.duel(duel.SCENARIOS, (1, 2))
     figures = duel.report(games)
     assert figures["self_inflicted"]["new"]["attacks"] == 0
