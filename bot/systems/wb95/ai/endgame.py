@@ -67,7 +67,7 @@ def taken(
         col = initial_column(int(sp), 1) - defence_cms(state, st)
         cels = [1]
     else:
-        cels = [state.units[i].cel for i in st.ids if i in state.units]
+        cels = list(st.cels)  # the counters seen in full, from the view (16.1)
         cels += [2] * max(0, st.counters - len(cels))  # a counter seen by type: two CELs
     ours = sum(u.cel for u in units)
     col = min(max(col, MIN_COLUMN), MAX_COLUMN)

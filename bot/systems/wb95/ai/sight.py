@@ -30,6 +30,7 @@ class Stack:
     fortified: str = ""  # a fortification seen: "ff" or "if" (7.1, 7.2)
     cms: int = 0  # CMs its special units may add in defence: stars 15.1.6, FU 15.4.1
     ids: list[str] = field(default_factory=list)  # the counters seen in full
+    cels: list[int] = field(default_factory=list)  # their CELs, as the view shows them
 
 
 @dataclass
@@ -92,6 +93,7 @@ def look(state: GameState, side: str) -> Sight:
         if v.id is not None:
             spec = setup.units[v.id]
             st.ids.append(v.id)
+            st.cels.append(v.cel if v.cel is not None else 1)
             st.cms = min(3, st.cms + (FU_CMS if spec.type == "fu" else min(1, len(spec.stars))))
             covers = zoc_hexes(setup, spec, v.hex)
             if spec.type in ARTILLERY:  # it may support the defence (6.3.3)
