@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from servers import unavailable
@@ -235,6 +236,21 @@ def running(tls: tuple[Path, Path] | None = None) -> Iterator[Server]:
 def pg_server() -> Iterator[Server]:
     """The session's PostgreSQL server."""
     yield from running()
+
+
+async def sql(url: str, text: str) -> list[Any]:
+    """`text` on a connection of its own (as another process would): a SELECT's rows; DDL
+    or several statements run, no rows."""
+    import asyncpg  # (here: the SQLite-only tests import this module too)
+
+    conn = await asyncpg.connect(url)
+    try:
+        if text.lstrip().upper().startswith("SELECT") and ";" not in text:
+            return list(await conn.fetch(text))
+        await conn.execute(text)
+        return []
+    finally:
+        await conn.close()
 
 
 @pytest.fixture

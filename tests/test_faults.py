@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pg import sql
 
 from bot.load import choose_input
 from bot.service import Caller, Referee, Refusal
@@ -496,23 +497,10 @@ CREATE TRIGGER fail_midway AFTER INSERT ON requests
 """
 
 
-async def _pg(url: str, sql: str) -> list[Any]:
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
-    try:
-        if not sql.startswith("SELECT"):  # DDL, several statements
-            await conn.execute(sql)
-            return []
-        return list(await conn.fetch(sql))
-    finally:
-        await conn.close()
-
-
 async def _terminate_the_stalled_write(url: str) -> int:
     """Terminate the session stalled in the trigger's pg_sleep; returns how many."""
     for _ in range(200):
-        rows = await _pg(
+        rows = await sql(
             url,
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND wait_event = 'PgSleep'",
@@ -543,7 +531,7 @@ async def _failing_midway(store_url: str, how: str) -> None:
         g = await ref.game(g1)
         before = (g.head, g.state.snapshot(), await ref.store.log(g1))
         if pg:
-            await _pg(store_url, _FAIL_PG.format(stall="true" if how == "terminated" else "false"))
+            await sql(store_url, _FAIL_PG.format(stall="true" if how == "terminated" else "false"))
         else:
             con = sqlite3.connect(store_url)
             con.execute(_FAIL_SQLITE)
@@ -559,7 +547,7 @@ async def _failing_midway(store_url: str, how: str) -> None:
         assert await ref.store.request("k-midway") is None
         assert (await ref.view(BOB, g2)).units  # reads go on
         if pg:
-            await _pg(store_url, "DROP TRIGGER fail_midway ON requests")
+            await sql(store_url, "DROP TRIGGER fail_midway ON requests")
         else:
             con = sqlite3.connect(store_url)
             con.execute("DROP TRIGGER fail_midway")

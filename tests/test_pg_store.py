@@ -10,6 +10,7 @@ import asyncio
 
 import asyncpg
 import pytest
+from pg import sql
 
 import bot.store_postgres as pg
 from bot.service import Caller, Referee, Refusal
@@ -27,40 +28,28 @@ def _input(n: int) -> NewRecord:
     return NewRecord("u", "input", {"side": "soviet", "line": "done", "events": [{"seq": n}]})
 
 
-async def _sql(url: str, sql: str) -> list[asyncpg.Record]:
-    """`sql` on a connection of its own (another process); several statements: no rows."""
-    conn = await asyncpg.connect(url)
-    try:
-        if ";" in sql:
-            await conn.execute(sql)
-            return []
-        return list(await conn.fetch(sql))
-    finally:
-        await conn.close()
-
-
 async def test_a_new_database_gets_every_schema_step_once(pg_url: str) -> None:
     # two processes starting together on an empty database: one migrates, both open
     a, b = await asyncio.gather(Store.open(pg_url), Store.open(pg_url))
     await a.close()
     await b.close()
-    rows = await _sql(pg_url, "SELECT version FROM schema_version ORDER BY version")
+    rows = await sql(pg_url, "SELECT version FROM schema_version ORDER BY version")
     assert [r[0] for r in rows] == list(range(1, len(MIGRATIONS) + 1))
     s = await Store.open(pg_url)  # reopening changes nothing
     await s.close()
-    assert len(await _sql(pg_url, "SELECT version FROM schema_version")) == len(MIGRATIONS)
+    assert len(await sql(pg_url, "SELECT version FROM schema_version")) == len(MIGRATIONS)
 
 
 async def test_another_programs_database_and_a_newer_schema_are_refused(pg_url: str) -> None:
-    await _sql(pg_url, "CREATE TABLE contacts(name TEXT)")
+    await sql(pg_url, "CREATE TABLE contacts(name TEXT)")
     with pytest.raises(StoreError, match=r"another program's database \(tables: contacts\)"):
         await Store.open(pg_url)
-    tables = await _sql(pg_url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+    tables = await sql(pg_url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
     assert [t[0] for t in tables] == ["contacts"]  # nothing was created
-    await _sql(pg_url, "DROP TABLE contacts")
+    await sql(pg_url, "DROP TABLE contacts")
     s = await Store.open(pg_url)
     await s.close()
-    await _sql(pg_url, f"INSERT INTO schema_version VALUES ({len(MIGRATIONS) + 1})")
+    await sql(pg_url, f"INSERT INTO schema_version VALUES ({len(MIGRATIONS) + 1})")
     with pytest.raises(StoreError, match=r"from a newer Kessel .*upgrade Kessel"):
         await Store.open(pg_url)
 
@@ -121,7 +110,7 @@ async def test_a_full_disk_refuses_clearly_and_half_applies_nothing(pg_url: str)
         gid = await _started(ref)
         g = await ref.game(gid)
         head, state = g.head, g.state.snapshot()
-        await _sql(
+        await sql(
             pg_url,
             "CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
             "RAISE EXCEPTION 'could not extend file' USING ERRCODE = '53100'; END $$;"
@@ -133,7 +122,7 @@ async def test_a_full_disk_refuses_clearly_and_half_applies_nothing(pg_url: str)
         assert (g.head, g.state.snapshot()) == (head, state)
         assert [r.seq for r in await ref.store.log(gid)][-1] == head
         assert await ref.store.request("k1") is None
-        await _sql(pg_url, "DROP TRIGGER disk_full ON requests")
+        await sql(pg_url, "DROP TRIGGER disk_full ON requests")
         await ref.orders(ALICE, gid, "done", key="k1")  # once there is room: it goes through
         assert g.head == head + 1 and await ref.store.request("k1") is not None
     finally:
@@ -169,7 +158,7 @@ async def test_a_dropped_connection_is_replaced(pg_url: str) -> None:
     ref = await Referee.open(pg_url, opponents=None)
     try:
         gid = await _started(ref)
-        await _sql(
+        await sql(
             pg_url,
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()",
